@@ -1,0 +1,36 @@
+# gpubatch developer commands. `make demo` and `make test` are the two set-up commands of the README.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-gpu bench bench-quick lint clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+## Create the environment, install, and run the main job on built-in data (ARC-AGI-1 training tasks).
+demo: $(STAMP)
+	$(BIN)/gpubatch run-batt --tasks 50 --depth 2 --stats
+
+## Create the environment, install, and run the test suite (GPU tests skip without a GPU).
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## On the GPU box: its own python3, no virtual environment, the package on PYTHONPATH.
+test-gpu:
+	PYTHONPATH=$(CURDIR):$$PYTHONPATH $(PY) -m pytest -q -m gpu -p no:cacheprovider
+
+## On the GPU box: the full benchmark suite, JSON under out/.
+bench:
+	mkdir -p out
+	PYTHONPATH=$(CURDIR):$$PYTHONPATH $(PY) -m gpubatch bench --suite full --json out/bench.json --no-progress
+
+bench-quick: $(STAMP)
+	$(BIN)/gpubatch bench --suite quick --no-progress
+
+clean:
+	rm -rf $(VENV) .pytest_cache .gpubatch_cache out

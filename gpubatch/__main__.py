@@ -1,0 +1,4 @@
+"""`python -m gpubatch` runs the CLI."""
+from gpubatch.cli import main
+
+main()

@@ -1,0 +1,187 @@
+"""What every job command shares: the global options, the run context, and error-to-exit-code mapping.
+
+`job_command` adds the global options to a command's signature, so each job module declares only its own
+options. Exit codes: 0 success, 1 findings or failed items, 2 usage or config error, 3 internal error,
+130 interrupted. A user's mistake prints one line, never a traceback (unless -v).
+"""
+import functools
+import inspect
+import traceback
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from gpubatch.config import ConfigError, GPUConfigManager
+from gpubatch.engine import BatchExecutor, DeviceUnavailable, EngineSettings, StatsCollector, select_device
+from gpubatch.engine.progress import make_progress
+from gpubatch.engine.stats import render_table
+
+
+class UserError(Exception):
+    """Something the user typed or fed in is wrong: one line, exit 2."""
+
+
+class DeviceChoice(str, Enum):
+    auto = "auto"
+    cpu = "cpu"
+    cuda = "cuda"
+
+
+GLOBAL = "Global options"
+_COMMON: dict[str, tuple[Any, Any]] = {
+    "config": (Annotated[Optional[Path], typer.Option("--config", help="Config TOML file (or a pyproject.toml).",
+                                                      rich_help_panel=GLOBAL)], None),
+    "device": (Annotated[Optional[DeviceChoice], typer.Option("--device", help="auto, cpu or cuda.",
+                                                              rich_help_panel=GLOBAL)], None),
+    "gpus": (Annotated[Optional[int], typer.Option("--gpus", min=1, help="GPUs to use (CPU: worker processes).",
+                                                   rich_help_panel=GLOBAL)], None),
+    "batch_size": (Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Fixed batch size "
+                                                         "(default: dynamic sizing from config).",
+                                                         rich_help_panel=GLOBAL)], None),
+    "stats": (Annotated[bool, typer.Option("--stats/--no-stats", help="Print per-op statistics at the end.",
+                                           rich_help_panel=GLOBAL)], False),
+    "stats_json": (Annotated[Optional[Path], typer.Option("--stats-json", help="Write per-op statistics as JSON.",
+                                                          rich_help_panel=GLOBAL)], None),
+    "progress": (Annotated[bool, typer.Option("--progress/--no-progress", help="Progress bar on a terminal, "
+                                              "plain lines otherwise.", rich_help_panel=GLOBAL)], True),
+    "quiet": (Annotated[bool, typer.Option("--quiet", "-q", help="Only results and errors.",
+                                           rich_help_panel=GLOBAL)], False),
+    "verbose": (Annotated[bool, typer.Option("--verbose", "-v", help="More detail; tracebacks on errors.",
+                                             rich_help_panel=GLOBAL)], False),
+}
+
+
+@dataclass
+class RunContext:
+    """A job's view of the run: effective config, consoles, and the engine built from them."""
+
+    cfg: GPUConfigManager
+    quiet: bool = False
+    verbose: bool = False
+    show_stats: bool = False
+    stats_json: Path | None = None
+    progress: bool = True
+    out: Console = field(default_factory=Console)
+    err: Console = field(default_factory=lambda: Console(stderr=True))
+    stats: StatsCollector = field(default_factory=StatsCollector)
+
+    def note(self, text: str) -> None:
+        """A diagnostic line on stderr (suppressed by -q)."""
+        if not self.quiet:
+            self.err.print(text, highlight=False)
+
+    def settings(self) -> EngineSettings:
+        return EngineSettings.from_config(self.cfg)
+
+    def executor(self, runner: str | None = None) -> BatchExecutor:
+        """The engine for this run; says in one line why it is on the CPU when a GPU was possible."""
+        settings = self.settings()
+        try:
+            selection = select_device(settings.device, settings.enabled, settings.count)
+        except DeviceUnavailable as exc:
+            raise UserError(str(exc)) from None
+        if selection.kind == "numpy" and settings.device == "auto":
+            self.note(f"[yellow]gpubatch: running on the CPU (NumPy): {escape(selection.reason or '')}[/]")
+        for line in selection.notes:
+            self.note(f"[yellow]gpubatch: {escape(line)}[/]")
+        if self.verbose and selection.gpus:
+            self.note("gpubatch: using " + ", ".join(f"cuda:{g.index} {g.name}" for g in selection.gpus))
+        tty = self.err.is_terminal and not self.quiet
+        progress = make_progress(self.progress and not self.quiet, tty, self.err)
+        return BatchExecutor(settings, selection, runner=runner, stats=self.stats, progress=progress)
+
+    def finish(self) -> None:
+        """Render and write the per-op statistics if asked."""
+        if self.show_stats and self.stats.ops:
+            self.err.print(render_table(self.stats))
+        if self.stats_json is not None:
+            write_atomic(self.stats_json, self.stats.to_json() + "\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def load_config(config: Path | None, overrides: dict[str, Any]) -> GPUConfigManager:
+    return GPUConfigManager.load(config, overrides=overrides)
+
+
+def flag_overrides(device: Any = None, gpus: int | None = None, batch_size: int | None = None) -> dict[str, Any]:
+    """Command-line flags as config keys (the highest-precedence source)."""
+    out: dict[str, Any] = {}
+    if device is not None:
+        out["gpu.device"] = device.value if isinstance(device, Enum) else device
+    if gpus is not None:
+        out["gpu.count"] = gpus
+    if batch_size is not None:
+        out.update({"gpu.batch.initial_size": batch_size, "gpu.batch.min_size": min(batch_size, 1),
+                    "gpu.batch.max_size": batch_size, "gpu.batch.dynamic_sizing": False})
+    return out
+
+
+def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
+    """Run a command body and map every outcome to an exit code."""
+    err = Console(stderr=True)
+    try:
+        return int(fn() or 0)
+    except (ConfigError, UserError) as exc:
+        if verbose:
+            traceback.print_exc()
+        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        return 2
+    except KeyboardInterrupt:
+        err.print("interrupted", highlight=False)
+        return 130
+    except typer.Exit as exc:
+        return exc.exit_code
+    except Exception as exc:  # noqa: BLE001 - last line of defence: one line, not a traceback
+        if verbose:
+            traceback.print_exc()
+        err.print(f"[red]internal error:[/] {type(exc).__name__}: {escape(str(exc))} (run with -v for the traceback)",
+                  highlight=False, soft_wrap=True)
+        return 3
+
+
+def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
+    """Register `fn(run: RunContext, **own_options)` as a command that also takes the global options."""
+    def deco(fn: Callable[..., int | None]) -> Callable:
+        sig = inspect.signature(fn)
+        own = [p for p in sig.parameters.values() if p.name != "run"]
+        common = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, annotation=a, default=d)
+                  for n, (a, d) in _COMMON.items()]
+
+        @functools.wraps(fn)
+        def wrapper(**kwargs: Any) -> None:
+            g = {n: kwargs.pop(n) for n in _COMMON}
+
+            def body() -> int | None:
+                cfg = load_config(g["config"], flag_overrides(g["device"], g["gpus"], g["batch_size"]))
+                run = RunContext(cfg, quiet=g["quiet"], verbose=g["verbose"], show_stats=g["stats"],
+                                 stats_json=g["stats_json"], progress=g["progress"])
+                try:
+                    return fn(run, **kwargs)
+                finally:
+                    run.finish()
+
+            code = handle_errors(body, g["verbose"])
+            if code:
+                raise typer.Exit(code)
+
+        wrapper.__signature__ = sig.replace(parameters=own + common)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in own + common}
+        del wrapper.__wrapped__
+        return group.command(name, **kw)(wrapper)
+    return deco
+

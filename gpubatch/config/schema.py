@@ -1,0 +1,104 @@
+"""The configuration schema: every key's type, default, allowed range and a one-line description.
+
+Keys are dotted paths (`gpu.batch.max_size`); a TOML table `[gpu.batch]` with `max_size = 64` maps to it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Key:
+    """One configuration key: name, type, default and the constraints validation enforces."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] | None = None
+    item_type: type | None = None  # element type for list keys
+
+    @property
+    def type_name(self) -> str:
+        if self.type is list:
+            return f"list of {self.item_type.__name__ if self.item_type else 'values'}"
+        return {bool: "boolean", int: "integer", float: "number", str: "string", dict: "table"}[self.type]
+
+
+def _k(name, type_, default, doc, **kw) -> Key:
+    return Key(name, type_, default, doc, **kw)
+
+
+_FAIL_LEVELS = ("never", "info", "warning", "error")
+
+KEYS: tuple[Key, ...] = (
+    # engine
+    _k("gpu.device", str, "auto", "Device: auto (GPU when usable, else CPU), cpu, or cuda (GPU required).",
+       choices=("auto", "cpu", "cuda")),
+    _k("gpu.enabled", bool, True, "Allow the GPU at all; false forces the NumPy backend."),
+    _k("gpu.count", int, 1, "Number of GPUs (one worker process each); on CPU, number of worker processes.",
+       min=1, max=64),
+    _k("gpu.memory.max_fraction", float, 0.8, "Largest fraction of free device memory one batch may use.",
+       min=0.1, max=1.0),
+    _k("gpu.memory.cache_size", int, 64, "Entries in the content-keyed device-array cache (0 disables it).",
+       min=0, max=1_000_000),
+    _k("gpu.memory.keep_in_vram", bool, True, "Keep arrays used by several ops on the device between ops."),
+    _k("gpu.batch.enabled", bool, True, "Batch items; false runs one item per call (for debugging)."),
+    _k("gpu.batch.initial_size", int, 1024, "Items in the first batch.", min=1, max=1 << 31),
+    _k("gpu.batch.min_size", int, 1, "Smallest batch; an out-of-memory batch this small runs on the CPU.",
+       min=1, max=1 << 31),
+    _k("gpu.batch.max_size", int, 1 << 20, "Largest batch.", min=1, max=1 << 31),
+    _k("gpu.batch.dynamic_sizing", bool, True, "Grow or shrink batches by free memory and measured throughput."),
+    _k("gpu.performance.dynamic_dispatch", bool, True, "Run batches with less work than cpu_threshold on the CPU."),
+    _k("gpu.performance.cpu_threshold", int, 0,
+       "Work units (op-defined, e.g. grid cells) below which a batch runs on the CPU.", min=0, max=1 << 62),
+    _k("gpu.performance.prefetch", int, 4, "Batches prepared on the host ahead of the device.", min=1, max=1024),
+    # analyze
+    _k("analyze.jobs", int, 0, "Parser processes; 0 means the CPU count.", min=0, max=1024),
+    _k("analyze.max_file_bytes", int, 4_000_000, "Files larger than this are reported (E902) and skipped.",
+       min=1, max=1 << 40),
+    _k("analyze.max_complexity", int, 10, "C901 threshold: cyclomatic complexity above this is a finding.",
+       min=1, max=10_000),
+    _k("analyze.max_function_lines", int, 100, "GB101 threshold: longest function body in lines.", min=1,
+       max=1_000_000),
+    _k("analyze.max_nesting", int, 5, "GB102 threshold: deepest block nesting inside a function.", min=1, max=1000),
+    _k("analyze.max_params", int, 8, "GB103 threshold: most parameters of a function.", min=1, max=1000),
+    _k("analyze.cache", bool, True, "Cache parsed tensors by file content."),
+    _k("analyze.cache_dir", str, ".gpubatch_cache", "Directory of the tensor cache."),
+    _k("analyze.respect_gitignore", bool, True, "Skip files that .gitignore excludes."),
+    _k("analyze.default_excludes", bool, True, "Skip .git, .venv, venv, __pycache__, build, dist, node_modules..."),
+    _k("analyze.include", list, [], "Globs a file must match to be analysed (empty: all *.py).", item_type=str),
+    _k("analyze.exclude", list, [], "Globs of files and directories to skip.", item_type=str),
+    _k("analyze.select", list, [], "Rule codes or prefixes to enable (empty: all built-in rules).", item_type=str),
+    _k("analyze.ignore", list, [], "Rule codes or prefixes to disable.", item_type=str),
+    _k("analyze.fail_on", str, "error", "Lowest severity that makes the exit code 1.", choices=_FAIL_LEVELS),
+    _k("analyze.severity", dict, {}, "Per-rule severity overrides, e.g. {E722 = \"warning\"}."),
+    _k("analyze.per_file_ignores", dict, {}, "Glob -> list of rule codes ignored in matching files."),
+    _k("analyze.rules.banned_calls", list, [], "Fully qualified calls to report (GB201), e.g. os.system.",
+       item_type=str),
+    _k("analyze.rules.banned_imports", list, [], "Modules whose import is reported (GB202).", item_type=str),
+    # run-batt
+    _k("batt.dataset", str, "arc1-train", "Task source: arc1-train, arc1-eval, arc2-train, arc2-eval, or a path."),
+    _k("batt.tasks", int, 0, "Number of tasks to load, first in a stable order (0: all).", min=0, max=1_000_000),
+    _k("batt.depth", int, 3, "Longest program in the built-in enumeration.", min=0, max=8),
+    _k("batt.max_states", int, 200_000, "Search states explored per task before it stops.", min=1, max=1 << 40),
+    _k("batt.time_budget_s", float, 600.0, "Seconds of search per run before tasks stop expanding.",
+       min=0.0, max=1e7),
+    # bench
+    _k("bench.suite", str, "quick", "Benchmark suite.", choices=("quick", "full")),
+    _k("bench.repeats", int, 10, "Timed repeats per measurement (median, min and max are reported).",
+       min=1, max=100_000),
+    _k("bench.warmup", int, 2, "Untimed runs before timing.", min=0, max=1000),
+)
+
+SCHEMA: dict[str, Key] = {k.name: k for k in KEYS}
+DICT_KEYS = frozenset(k.name for k in KEYS if k.type is dict)
+
+
+def defaults() -> dict[str, Any]:
+    """Built-in default of every key (fresh copies of mutable values)."""
+    return {k.name: (type(k.default)(k.default) if isinstance(k.default, (list, dict)) else k.default)
+            for k in KEYS}

@@ -1,0 +1,64 @@
+"""BatchExecutor: stream items through a batch op on the selected device(s), results in input order."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Iterator
+
+from .backend import Selection, select_device
+from .batch import EngineSettings
+from .ops import BatchOp
+from .progress import NullProgress, Progress
+from .runners import RUNNERS
+from .stats import StatsCollector
+
+
+class BatchExecutor:
+    """Owns a runner (chosen by name or by the settings) and the run's stats; use as a context manager."""
+
+    def __init__(self, settings: EngineSettings | None = None, selection: Selection | None = None,
+                 runner: str | None = None, stats: StatsCollector | None = None,
+                 progress: Progress | None = None) -> None:
+        self.settings = settings or EngineSettings()
+        self.selection = selection or select_device(self.settings.device, self.settings.enabled,
+                                                    self.settings.count)
+        self.stats = stats or StatsCollector()
+        self.progress = progress or NullProgress()
+        if runner is None:
+            workers = len(self.selection.gpus) if self.selection.kind == "cupy" else self.settings.count
+            runner = "processes" if workers > 1 else "local"
+        if runner not in RUNNERS:
+            raise ValueError(f"unknown runner {runner!r}; choose from {', '.join(RUNNERS)}")
+        self.runner = RUNNERS[runner](self.settings, self.selection, self.stats)
+
+    @property
+    def backend(self):
+        """The in-process backend (the main device for local runs; NumPy for sync and process runs)."""
+        return self.runner.backend if hasattr(self.runner, "backend") else None
+
+    def map(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
+            key: Callable[[Any], Any] | None = None, label: str | None = None) -> Iterator[tuple[Any, Any]]:
+        """Yield `(identity, result)` for every item, in input order; identity is `key(item)` or the index."""
+        sizer = self.settings.sizer(op.bytes_per_item)
+        self.stats.count_call(op.name)
+        self.progress.start(label or op.name, total)
+        index = 0
+        try:
+            for batch, results in self.runner.run(op, items, sizer):
+                for item, result in zip(batch, results):
+                    yield (key(item) if key else index), result
+                    index += 1
+                self.progress.advance(len(batch))
+        finally:
+            self.progress.finish()
+
+    def run_all(self, op: BatchOp, items: Iterable[Any], **kw: Any) -> list[Any]:
+        """Results only, as a list in input order."""
+        return [r for _, r in self.map(op, items, **kw)]
+
+    def close(self) -> None:
+        self.runner.close()
+
+    def __enter__(self) -> "BatchExecutor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

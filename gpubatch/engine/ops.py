@@ -1,0 +1,50 @@
+"""What the executor runs: a named batch op over a list of items, written once against `backend.xp`.
+
+An op's `run(items, backend)` returns one result per item, in order. `prepare` (optional) is host work done
+ahead of the device in the prefetch pool. `bytes_per_item` feeds the batch sizer; `work` feeds CPU dispatch.
+Ops that travel to worker processes must be built from module-level functions so that they pickle.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .backend import Backend
+
+
+def _count(items: Sequence[Any]) -> int:
+    return len(items)
+
+
+@dataclass(frozen=True)
+class BatchOp:
+    """A named batched operation."""
+
+    name: str
+    run: Callable[[Any, Backend], Sequence[Any]]
+    prepare: Callable[[list[Any]], Any] | None = None
+    bytes_per_item: int = 0
+    work: Callable[[Sequence[Any]], int] = _count
+
+    def __call__(self, items: list[Any], backend: Backend) -> Sequence[Any]:
+        payload = self.prepare(items) if self.prepare is not None else items
+        return self.run(payload, backend)
+
+
+@dataclass(frozen=True)
+class ItemFailure:
+    """Result slot of an item whose op raised: the run goes on and reports it."""
+
+    error: str
+    kind: str
+
+    @classmethod
+    def of(cls, exc: BaseException) -> "ItemFailure":
+        return cls(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, type(exc).__name__)
+
+
+def is_oom(exc: BaseException) -> bool:
+    """Out-of-memory from either backend (cupy's OutOfMemoryError subclasses MemoryError)."""
+    if isinstance(exc, MemoryError):
+        return True
+    return type(exc).__name__ in ("OutOfMemoryError", "CUDARuntimeError") and "memory" in str(exc).lower()

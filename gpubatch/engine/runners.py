@@ -1,0 +1,157 @@
+"""Runners: how batches reach devices. One interface, chosen by name.
+
+- `sync`: plain synchronous NumPy in the calling thread, for debugging;
+- `local`: the selected backend in this process, host `prepare` work overlapped in a bounded thread pool;
+- `processes`: one spawned worker per GPU (`CUDA_VISIBLE_DEVICES` set per worker) or per CPU worker.
+Each yields `(items, results)` per batch, in input order. The shared test suite runs every runner.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, Callable, Iterable, Iterator
+
+from .backend import Backend, Selection, numpy_backend
+from .batch import EngineSettings, run_batch
+from .ops import BatchOp
+from .sizer import BatchSizer
+from .stats import StatsCollector
+
+Batches = Iterator[tuple[list[Any], list[Any]]]
+
+
+def cut_batches(items: Iterable[Any], next_size: Callable[[], int]) -> Iterator[list[Any]]:
+    """Stream `items` into lists whose sizes are asked for one batch at a time; never reads ahead more."""
+    it = iter(items)
+    while True:
+        batch = list(itertools.islice(it, next_size()))
+        if not batch:
+            return
+        yield batch
+
+
+class SyncRunner:
+    """Everything in the calling thread on NumPy: the reference behaviour."""
+
+    name = "sync"
+
+    def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
+        self.settings, self.stats = settings, stats
+        self.backend = numpy_backend()
+
+    def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
+        for batch in cut_batches(items, sizer.next_size):
+            out = run_batch(op, batch, self.backend, self.backend, self.settings, self.stats)
+            sizer.observe(len(batch), out.seconds)
+            yield batch, out.results
+
+    def close(self) -> None:
+        pass
+
+
+class LocalRunner(SyncRunner):
+    """The selected device in this process; `op.prepare` runs ahead in a bounded thread pool."""
+
+    name = "local"
+
+    def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
+        super().__init__(settings, selection, stats)
+        self.cpu = self.backend
+        self.backend = selection.make(0, settings.cache_size if settings.keep_in_vram else 0,
+                                      settings.max_fraction)
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gpubatch-prefetch")
+
+    def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
+        def next_size() -> int:
+            return sizer.next_size(self.backend.free_memory())
+
+        prepare = op.prepare or (lambda b: None)
+        pending: deque[tuple[list[Any], Future]] = deque()
+        for batch in cut_batches(items, next_size):
+            pending.append((batch, self.pool.submit(prepare, batch)))
+            if len(pending) >= self.settings.prefetch:
+                yield self._finish(op, sizer, *pending.popleft())
+        while pending:
+            yield self._finish(op, sizer, *pending.popleft())
+
+    def _finish(self, op: BatchOp, sizer: BatchSizer, batch: list[Any], fut: Future) -> tuple[list, list]:
+        out = run_batch(op, batch, self.backend, self.cpu, self.settings, self.stats, fut.result())
+        if out.oom:
+            sizer.on_oom(len(batch))
+        sizer.observe(len(batch), out.seconds, out.bytes_used)
+        return batch, out.results
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+
+# -- worker processes ---------------------------------------------------------------------------------
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_init(selection: Selection, settings: EngineSettings, worker: int) -> None:
+    """Runs first in each spawned worker: pin it to its GPU before anything imports cupy."""
+    if selection.kind == "cupy":
+        gpu = selection.gpus[worker % len(selection.gpus)]
+        os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu.index)
+        from .backend import cupy_backend
+
+        backend: Backend = cupy_backend(0, settings.cache_size if settings.keep_in_vram else 0)
+        backend.label_index = gpu.index
+    else:
+        backend = numpy_backend()
+    _WORKER.update(backend=backend, cpu=numpy_backend(), settings=settings)
+
+
+def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
+    stats = StatsCollector()
+    out = run_batch(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"], stats)
+    return out.results, stats, out.seconds, out.oom, _WORKER["backend"].free_memory()
+
+
+class ProcessRunner:
+    """One spawned process per worker; batches go to the least-loaded worker, results come back in order."""
+
+    name = "processes"
+
+    def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
+        import multiprocessing as mp
+
+        self.settings, self.stats = settings, stats
+        n = len(selection.gpus) if selection.kind == "cupy" else settings.count
+        ctx = mp.get_context("spawn")
+        self.workers = [ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_init,
+                                            initargs=(selection, settings, i)) for i in range(n)]
+        self.load = [0] * n
+        self.free: int | None = None
+
+    def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
+        window = max(2 * len(self.workers), self.settings.prefetch)
+        pending: deque[tuple[list[Any], int, Future]] = deque()
+        for batch in cut_batches(items, lambda: sizer.next_size(self.free)):
+            w = min(range(len(self.workers)), key=self.load.__getitem__)
+            self.load[w] += 1
+            pending.append((batch, w, self.workers[w].submit(_worker_run, op, batch)))
+            if len(pending) >= window:
+                yield self._finish(sizer, *pending.popleft())
+        while pending:
+            yield self._finish(sizer, *pending.popleft())
+
+    def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future) -> tuple[list, list]:
+        results, stats, seconds, oom, free = fut.result()
+        self.load[w] -= 1
+        self.stats.merge(stats)
+        self.free = free
+        if oom:
+            sizer.on_oom(len(batch))
+        sizer.observe(len(batch), seconds)
+        return batch, results
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.shutdown(wait=True, cancel_futures=True)
+
+
+RUNNERS: dict[str, type] = {r.name: r for r in (SyncRunner, LocalRunner, ProcessRunner)}

@@ -1,0 +1,104 @@
+"""Per-op statistics: calls, items, batch sizes, time (GPU time from CUDA events), OOM retries, fallbacks."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class OpStats:
+    """Running totals for one op on one device; merged across worker processes."""
+
+    op: str
+    device: str
+    calls: int = 0
+    items: int = 0
+    batches: int = 0
+    max_batch: int = 0
+    seconds: float = 0.0
+    gpu_seconds: float = 0.0
+    oom_retries: int = 0
+    cpu_fallbacks: int = 0
+    cpu_dispatched: int = 0
+    failures: int = 0
+
+    def add_batch(self, size: int, seconds: float, gpu_seconds: float = 0.0) -> None:
+        self.batches += 1
+        self.items += size
+        self.max_batch = max(self.max_batch, size)
+        self.seconds += seconds
+        self.gpu_seconds += gpu_seconds
+
+    def merge(self, other: "OpStats") -> None:
+        for name in ("calls", "items", "batches", "seconds", "gpu_seconds", "oom_retries", "cpu_fallbacks",
+                     "cpu_dispatched", "failures"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.max_batch = max(self.max_batch, other.max_batch)
+
+    @property
+    def mean_batch(self) -> float:
+        return self.items / self.batches if self.batches else 0.0
+
+    @property
+    def items_per_s(self) -> float:
+        t = self.gpu_seconds or self.seconds
+        return self.items / t if t > 0 else 0.0
+
+    @property
+    def per_item_us(self) -> float:
+        t = self.gpu_seconds or self.seconds
+        return t / self.items * 1e6 if self.items else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.update(mean_batch=self.mean_batch, items_per_s=self.items_per_s, per_item_us=self.per_item_us)
+        return out
+
+
+@dataclass
+class StatsCollector:
+    """All ops of a run, keyed by (op, device)."""
+
+    ops: dict[tuple[str, str], OpStats] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)
+
+    def count_call(self, op: str) -> None:
+        self.calls[op] = self.calls.get(op, 0) + 1
+
+    def for_op(self, op: str, device: str) -> OpStats:
+        key = (op, device)
+        if key not in self.ops:
+            self.ops[key] = OpStats(op, device)
+        return self.ops[key]
+
+    def merge(self, other: "StatsCollector") -> None:
+        for (op, device), st in other.ops.items():
+            self.for_op(op, device).merge(st)
+        for op, n in other.calls.items():
+            self.calls[op] = self.calls.get(op, 0) + n
+
+    def rows(self) -> list[OpStats]:
+        for s in self.ops.values():
+            s.calls = self.calls.get(s.op, 0)
+        return sorted((s for s in self.ops.values() if s.items or s.failures), key=lambda s: (s.op, s.device))
+
+    def to_json(self) -> str:
+        return json.dumps({"ops": [s.as_dict() for s in self.rows()]}, indent=2)
+
+
+def render_table(stats: StatsCollector, title: str = "per-op statistics"):
+    """A Rich table of the collector (imported lazily: rich is only needed to render)."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("op", "device", "calls", "items", "batches", "mean batch", "max batch", "time s", "µs/item",
+                "items/s", "OOM retries", "CPU fallbacks", "failed"):
+        table.add_column(col, justify="left" if col in ("op", "device") else "right")
+    for s in stats.rows():
+        t = s.gpu_seconds or s.seconds
+        table.add_row(s.op, s.device + (" (gpu time)" if s.gpu_seconds else ""), str(s.calls), f"{s.items:,}",
+                      str(s.batches), f"{s.mean_batch:,.1f}", f"{s.max_batch:,}", f"{t:.4f}",
+                      f"{s.per_item_us:.3f}", f"{s.items_per_s:,.0f}", str(s.oom_retries), str(s.cpu_fallbacks),
+                      str(s.failures))
+    return table

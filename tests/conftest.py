@@ -1,0 +1,19 @@
+"""Shared fixtures: GPU tests skip cleanly where CuPy or a GPU is missing."""
+import pytest
+
+
+def _gpu_available() -> bool:
+    from gpubatch.engine import probe_cuda
+
+    return bool(probe_cuda().gpus)
+
+
+def pytest_collection_modifyitems(config, items):
+    if not any("gpu" in item.keywords for item in items):
+        return
+    if _gpu_available():
+        return
+    skip = pytest.mark.skip(reason="needs CuPy and a CUDA GPU (run `make test-gpu` on the GPU box)")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
