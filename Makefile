@@ -18,7 +18,7 @@ demo: $(STAMP)
 
 ## Create the environment, install, and run the test suite (GPU tests skip without a GPU).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 ## On the GPU box: its own python3, no virtual environment, the package on PYTHONPATH.
 test-gpu:

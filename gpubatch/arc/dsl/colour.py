@@ -1,0 +1,92 @@
+"""Colour primitives: each builds a per-grid colour table and maps the batch through it (one kernel)."""
+from __future__ import annotations
+
+from ..grids import NCOL, PAD, GridBatch
+from ..kernels import apply_lut, background, colour_counts
+from . import reference as ref
+from .registry import Param, family
+
+COLOURS = tuple(range(NCOL))
+C = (Param("c", COLOURS, doc="colour"),)
+
+
+def _table(g: GridBatch, expr) -> GridBatch:
+    """Map colour x of grid b to expr(x[1, 11], b-shaped columns); PAD always maps to PAD."""
+    xp = g.xp
+    x = xp.arange(PAD + 1, dtype=xp.int32).reshape(1, PAD + 1)
+    lut = xp.where(x == PAD, PAD, expr(xp, x)) + xp.zeros((len(g), 1), xp.int32)
+    return apply_lut(g, lut.astype(xp.uint8))
+
+
+def _bg(g: GridBatch):
+    return background(g).reshape(-1, 1)
+
+
+@family("replace", "colour", ref.replace, (Param("a", COLOURS), Param("b", COLOURS)), padded=True,
+        skip=lambda kw: kw["a"] == kw["b"])
+def replace(g: GridBatch, a: int, b: int) -> GridBatch:
+    """Replace colour a by colour b."""
+    return _table(g, lambda xp, x: xp.where(x == a, b, x))
+
+
+@family("swap", "colour", ref.swap, (Param("a", COLOURS), Param("b", COLOURS)), padded=True,
+        skip=lambda kw: kw["a"] >= kw["b"])
+def swap(g: GridBatch, a: int, b: int) -> GridBatch:
+    """Exchange colours a and b."""
+    return _table(g, lambda xp, x: xp.where(x == a, b, xp.where(x == b, a, x)))
+
+
+@family("keep", "colour", ref.keep, C, padded=True)
+def keep(g: GridBatch, c: int) -> GridBatch:
+    """Keep only colour c; every other cell becomes the background colour."""
+    bg = _bg(g)
+    return _table(g, lambda xp, x: xp.where(x == c, x, bg))
+
+
+@family("remove", "colour", ref.remove, C, padded=True)
+def remove(g: GridBatch, c: int) -> GridBatch:
+    """Cells of colour c become the background colour."""
+    bg = _bg(g)
+    return _table(g, lambda xp, x: xp.where(x == c, bg, x))
+
+
+@family("recolor_fg", "colour", ref.recolor_fg, C, padded=True)
+def recolor_fg(g: GridBatch, c: int) -> GridBatch:
+    """Every non-background cell becomes colour c."""
+    bg = _bg(g)
+    return _table(g, lambda xp, x: xp.where(x == bg, x, c))
+
+
+@family("fill_bg", "colour", ref.fill_bg, C, padded=True)
+def fill_bg(g: GridBatch, c: int) -> GridBatch:
+    """Background cells become colour c."""
+    bg = _bg(g)
+    return _table(g, lambda xp, x: xp.where(x == bg, c, x))
+
+
+@family("majority_fill", "colour", ref.majority_fill, padded=True)
+def majority_fill(g: GridBatch) -> GridBatch:
+    """Fill the whole grid with its most frequent colour (ties: smallest colour)."""
+    bg = _bg(g)
+    return _table(g, lambda xp, x: bg + 0 * x)
+
+
+@family("minority_fill", "colour", ref.minority_fill, padded=True)
+def minority_fill(g: GridBatch) -> GridBatch:
+    """Fill the whole grid with its least frequent present colour (ties: smallest colour)."""
+    xp = g.xp
+    counts = colour_counts(g)
+    least = xp.where(counts > 0, counts, 1 << 30).argmin(axis=1).reshape(-1, 1)
+    return _table(g, lambda xp, x: least + 0 * x)
+
+
+@family("recolor_fg_majority", "colour", ref.recolor_fg_majority, padded=True)
+def recolor_fg_majority(g: GridBatch) -> GridBatch:
+    """Every non-background cell takes the most frequent non-background colour."""
+    xp = g.xp
+    bg = _bg(g)
+    counts = colour_counts(g)
+    counts = xp.where(xp.arange(NCOL).reshape(1, NCOL) == bg, 0, counts)
+    top = counts.argmax(axis=1).reshape(-1, 1)
+    has_fg = (counts.max(axis=1) > 0).reshape(-1, 1)
+    return _table(g, lambda xp, x: xp.where((x == bg) | ~has_fg, x, top))

@@ -1,0 +1,119 @@
+"""Geometry and size primitives: each is one gather (one kernel on the GPU), plus compress and crop_bbox."""
+from __future__ import annotations
+
+from ..grids import MAX, GridBatch
+from ..kernels import background, gather
+from . import reference as ref
+from .registry import Param, family
+
+K = (Param("k", (2, 3), doc="factor"),)
+
+
+def _simple(name: str, group: str, doc: str) -> None:
+    def fn(g: GridBatch) -> GridBatch:
+        return gather(g, name)
+    fn.__doc__ = doc
+    family(name, group, getattr(ref, name), padded=True)(fn)
+
+
+for _name, _doc in [
+    ("identity", "The grid unchanged."),
+    ("rot90", "Quarter turn clockwise; h x w becomes w x h."),
+    ("rot180", "Half turn."),
+    ("rot270", "Quarter turn anticlockwise."),
+    ("hmirror", "Flip top to bottom (reverse the row order)."),
+    ("vmirror", "Flip left to right (reverse each row)."),
+    ("dmirror", "Transpose across the main diagonal."),
+    ("cmirror", "Transpose across the anti-diagonal."),
+]:
+    _simple(_name, "geometry", _doc)
+
+for _name, _doc in [
+    ("tophalf", "The first h//2 rows (invalid for h = 1)."),
+    ("bottomhalf", "The last h//2 rows; an odd middle row is dropped."),
+    ("lefthalf", "The first w//2 columns."),
+    ("righthalf", "The last w//2 columns."),
+    ("trim", "Remove the outer ring of cells (invalid below 3x3)."),
+    ("hconcat_mirror", "The grid followed by its left-right mirror (width doubles)."),
+    ("mirror_hconcat", "The left-right mirror followed by the grid."),
+    ("vconcat_mirror", "The grid above its top-bottom mirror (height doubles)."),
+    ("mirror_vconcat", "The top-bottom mirror above the grid."),
+    ("mirror4", "Kaleidoscope: grid, mirrors and half turn in a 2x2 arrangement."),
+]:
+    _simple(_name, "size", _doc)
+
+
+@family("upscale", "size", ref.upscale, K, padded=True)
+def upscale(g: GridBatch, k: int) -> GridBatch:
+    """Each cell becomes a k x k block."""
+    return gather(g, "upscale", k)
+
+
+@family("hupscale", "size", ref.hupscale, K, padded=True)
+def hupscale(g: GridBatch, k: int) -> GridBatch:
+    """Each cell repeated k times along its row."""
+    return gather(g, "hupscale", k)
+
+
+@family("vupscale", "size", ref.vupscale, K, padded=True)
+def vupscale(g: GridBatch, k: int) -> GridBatch:
+    """Each row repeated k times."""
+    return gather(g, "vupscale", k)
+
+
+@family("downscale", "size", ref.downscale, K, padded=True)
+def downscale(g: GridBatch, k: int) -> GridBatch:
+    """Keep rows and columns whose index is a multiple of k (the top-left cell of each block)."""
+    return gather(g, "downscale", k)
+
+
+_TILES = ((1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (3, 3))
+
+
+@family("tile", "size", ref.tile, (Param("rows", (1, 2, 3)), Param("cols", (1, 2, 3))), padded=True,
+        skip=lambda kw: (kw["rows"], kw["cols"]) not in _TILES)
+def tile(g: GridBatch, rows: int, cols: int) -> GridBatch:
+    """Repeat the grid rows x cols times."""
+    return gather(g, "tile", rows, cols)
+
+
+def bbox_params(xp, mask, fallback_ok):
+    """Per-grid crop parameters [B, 4] (top, left, height, width) of a boolean [B, 30, 30] mask's bbox."""
+    n = mask.shape[0]
+    rows, cols = mask.any(axis=2), mask.any(axis=1)
+    top = rows.argmax(axis=1)
+    bottom = MAX - 1 - rows[:, ::-1].argmax(axis=1)
+    left = cols.argmax(axis=1)
+    right = MAX - 1 - cols[:, ::-1].argmax(axis=1)
+    some = rows.any(axis=1) & fallback_ok
+    p = xp.stack([top, left, xp.where(some, bottom - top + 1, 0), xp.where(some, right - left + 1, 0)], axis=1)
+    return p.astype(xp.int32).reshape(n, 4)
+
+
+@family("crop_bbox", "size", ref.crop_bbox, padded=True)
+def crop_bbox(g: GridBatch) -> GridBatch:
+    """Crop to the bounding box of the cells that are not the background (most frequent) colour."""
+    xp = g.xp
+    bg = background(g).reshape(-1, 1, 1)
+    mask = (g.data != bg) & (g.data < 10)
+    return gather(g, "crop", params=bbox_params(xp, mask, g.h > 0))
+
+
+@family("compress", "size", ref.compress)
+def compress(g: GridBatch) -> GridBatch:
+    """Delete every row and every column that is a single colour."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    r = xp.arange(MAX)
+    in_r = r.reshape(1, MAX) < g.h.reshape(n, 1)
+    in_c = r.reshape(1, MAX) < g.w.reshape(n, 1)
+    first_col, first_row = d[:, :, :1], d[:, :1, :]
+    row_mixed = ((d != first_col) & (d < 10)).any(axis=2) & in_r
+    col_mixed = ((d != first_row) & (d < 10)).any(axis=1) & in_c
+    # stable order: kept rows first, in their original order
+    row_src = xp.argsort(xp.where(row_mixed, r, MAX + r), axis=1)
+    col_src = xp.argsort(xp.where(col_mixed, r, MAX + r), axis=1)
+    rows = xp.take_along_axis(d, row_src.reshape(n, MAX, 1).repeat(MAX, axis=2), axis=1)
+    out = xp.take_along_axis(rows, col_src.reshape(n, 1, MAX).repeat(MAX, axis=1), axis=2)
+    return GridBatch(out, row_mixed.sum(axis=1).astype(xp.int32), col_mixed.sum(axis=1).astype(xp.int32))

@@ -1,0 +1,119 @@
+"""Object primitives on connected components: crop/keep the largest or smallest, drop singletons, fill
+enclosed regions, list objects. Parameters follow arc-dsl's `objects`: conn 4 or 8, multi (components may
+mix colours), bg (background-coloured cells take part; by default they are left out)."""
+from __future__ import annotations
+
+from ..grids import CELLS, MAX, PAD, GridBatch
+from ..kernels import background, gather
+from ..labels import label
+from . import reference as ref
+from .geometry import bbox_params
+from .registry import Param, family
+from .colour import C
+
+CONN = (Param("conn", (4, 8), 4, "4- or 8-connectivity"), Param("multi", (False, True), False, "multi-colour"),
+        Param("bg", (False, True), False, "include background cells"))
+
+
+def labels(g: GridBatch, conn: int = 4, multi: bool = False, bg: bool = False):
+    """int16 [B, 900] component label (first cell's index) or -1."""
+    xp = g.xp
+    excl = xp.full(len(g), -1, xp.int32) if bg else background(g)
+    return label(g, excl, conn8=conn == 8, univalued=not multi)
+
+
+def per_cell(xp, lab, values_by_root):
+    """Gather a per-(grid, root) table [B * 901] back to cells."""
+    n = lab.shape[0]
+    glob = xp.where(lab >= 0, xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + lab, n * (CELLS + 1))
+    return values_by_root[glob]
+
+
+def sizes(xp, lab):
+    """Each cell's component size (0 for unlabelled cells), [B, 900]."""
+    n = lab.shape[0]
+    glob = xp.where(lab >= 0, xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + lab, n * (CELLS + 1))
+    counts = xp.bincount(glob.ravel(), minlength=n * (CELLS + 1) + 1)
+    counts[-1] = 0
+    return counts[glob]
+
+
+def pick(xp, lab, largest: bool):
+    """Mask [B, 900] of the largest (or smallest) component; ties go to the one whose first cell is first."""
+    size = sizes(xp, lab)
+    has = lab >= 0
+    best = (xp.where(has, size, -1).max(axis=1) if largest
+            else xp.where(has, size, CELLS + 1).min(axis=1)).reshape(-1, 1)
+    root = xp.where(has & (size == best), lab, CELLS).min(axis=1).reshape(-1, 1)
+    return has & (lab == root), has.any(axis=1)
+
+
+def _crop(largest: bool):
+    def fn(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBatch:
+        xp = g.xp
+        mask, some = pick(xp, labels(g, conn, multi, bg), largest)
+        return gather(g, "crop", params=bbox_params(xp, mask.reshape(-1, MAX, MAX), some & (g.h > 0)))
+    return fn
+
+
+def _keep(largest: bool):
+    def fn(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBatch:
+        xp = g.xp
+        mask, some = pick(xp, labels(g, conn, multi, bg), largest)
+        bgc = background(g).reshape(-1, 1)
+        d = g.data.reshape(len(g), CELLS)
+        out = xp.where(mask | (d == PAD), d, bgc).astype(xp.uint8).reshape(-1, MAX, MAX)
+        return GridBatch(out, xp.where(some, g.h, 0), g.w)
+    return fn
+
+
+for _kind, _largest in (("largest", True), ("smallest", False)):
+    _f = _crop(_largest)
+    _f.__doc__ = f"Crop to the bounding box of the {_kind} object (ties: the first in reading order)."
+    family(f"crop_{_kind}", "objects", getattr(ref, f"crop_{_kind}"), CONN, padded=True)(_f)
+    _f = _keep(_largest)
+    _f.__doc__ = f"Keep only the {_kind} object; every other cell becomes the background colour."
+    family(f"keep_{_kind}", "objects", getattr(ref, f"keep_{_kind}"), CONN)(_f)
+
+
+@family("remove_singletons", "objects", ref.remove_singletons, CONN)
+def remove_singletons(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBatch:
+    """Objects of one cell become the background colour."""
+    xp = g.xp
+    lab = labels(g, conn, multi, bg)
+    d = g.data.reshape(len(g), CELLS)
+    out = xp.where(sizes(xp, lab) == 1, background(g).reshape(-1, 1), d).astype(xp.uint8)
+    return GridBatch(out.reshape(-1, MAX, MAX), g.h, g.w)
+
+
+@family("fill_enclosed", "objects", ref.fill_enclosed, C)
+def fill_enclosed(g: GridBatch, c: int) -> GridBatch:
+    """Background regions (4-connected) that do not touch the grid's border become colour c."""
+    xp = g.xp
+    n = len(g)
+    lab = label(g, xp.full(n, -1, xp.int32), conn8=False, univalued=True)
+    cells = xp.arange(CELLS)
+    ii, jj = cells // MAX, cells % MAX
+    h, w = g.h.reshape(n, 1), g.w.reshape(n, 1)
+    border = (lab >= 0) & ((ii == 0) | (jj == 0) | (ii == h - 1) | (jj == w - 1))
+    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    touched = xp.bincount(glob[border], minlength=n * (CELLS + 1))
+    d = g.data.reshape(n, CELLS)
+    enclosed = (lab >= 0) & (d == background(g).reshape(n, 1)) & (touched[glob] == 0)
+    return GridBatch(xp.where(enclosed, c, d).astype(xp.uint8).reshape(n, MAX, MAX), g.h, g.w)
+
+
+@family("count_objects", "objects", ref.count_objects, CONN[:2])
+def count_objects(g: GridBatch, conn: int, multi: bool) -> GridBatch:
+    """A 1 x N row: the colour of each of the N objects' first cells, in reading order (N <= 30)."""
+    xp = g.xp
+    n = len(g)
+    lab = labels(g, conn, multi, False)
+    cells = xp.arange(CELLS)
+    is_root = lab == cells
+    order = xp.argsort(xp.where(is_root, cells, CELLS + cells), axis=1)[:, :MAX]
+    d = g.data.reshape(n, CELLS)
+    out = xp.full((n, MAX, MAX), PAD, xp.uint8)
+    out[:, 0, :] = xp.take_along_axis(d, order, axis=1)
+    count = is_root.sum(axis=1).astype(xp.int32)
+    return GridBatch(out, xp.where(count > 0, 1, 0).astype(xp.int32), count)

@@ -1,0 +1,85 @@
+"""Other primitives many ARC tasks need: gravity, symmetry completion, outlines, hollowing, shifting."""
+from __future__ import annotations
+
+from ..grids import MAX, PAD, GridBatch
+from ..kernels import background, gather
+from . import reference as ref
+from .colour import C, COLOURS
+from .registry import Param, family
+
+DIRS = (Param("dir", ("down", "up", "left", "right")),)
+_TURN = {"down": (None, None), "up": ("rot180", "rot180"), "left": ("rot270", "rot90"), "right": ("rot90", "rot270")}
+
+
+def _fg(g: GridBatch, bg):
+    return (g.data != bg) & (g.data < PAD)
+
+
+def _shifted(xp, a, di: int, dj: int, fill):
+    """a[:, i - di, j - dj] where inside the 30x30 array, `fill` elsewhere."""
+    out = xp.full_like(a, fill)
+    src = a[:, max(0, -di):MAX - max(0, di), max(0, -dj):MAX - max(0, dj)]
+    out[:, max(0, di):MAX - max(0, -di), max(0, dj):MAX - max(0, -dj)] = src
+    return out
+
+
+@family("gravity", "other", ref.gravity, DIRS)
+def gravity(g: GridBatch, dir: str) -> GridBatch:
+    """Non-background cells slide towards `dir` within their column (or row), keeping their order."""
+    xp = g.xp
+    bg = background(g).reshape(-1, 1, 1)
+    pre, post = _TURN[dir]
+    t = gather(g, pre) if pre else g
+    r = xp.arange(MAX).reshape(1, MAX, 1)
+    key = xp.where(r >= t.h.reshape(-1, 1, 1), 2 * MAX + r, xp.where(_fg(t, bg), MAX + r, r))
+    order = xp.argsort(key, axis=1)
+    moved = GridBatch(xp.take_along_axis(t.data, order, axis=1), t.h, t.w)
+    return gather(moved, post) if post else moved
+
+
+@family("symmetrize", "other", ref.symmetrize, (Param("axis", ("h", "v", "hv")), Param("c", COLOURS)))
+def symmetrize(g: GridBatch, axis: str, c: int) -> GridBatch:
+    """Cells of colour c take the colour of their mirror image (top-bottom, left-right, or both)."""
+    xp = g.xp
+    out = g
+    for m in {"h": ("hmirror",), "v": ("vmirror",), "hv": ("vmirror", "hmirror", "rot180")}[axis]:
+        src = gather(out, m).data
+        data = xp.where((out.data == c) & (src != c) & (src < PAD), src, out.data).astype(xp.uint8)
+        out = GridBatch(data, g.h, g.w)
+    return out
+
+
+@family("outline", "other", ref.outline, C)
+def outline(g: GridBatch, c: int) -> GridBatch:
+    """Background cells next to (8 neighbours) a non-background cell become colour c."""
+    xp = g.xp
+    bg = background(g).reshape(-1, 1, 1)
+    fg = _fg(g, bg)
+    near = xp.zeros_like(fg)
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if di or dj:
+                near |= _shifted(xp, fg, di, dj, False)
+    return GridBatch(xp.where((g.data == bg) & near, c, g.data).astype(xp.uint8), g.h, g.w)
+
+
+@family("hollow", "other", ref.hollow)
+def hollow(g: GridBatch) -> GridBatch:
+    """Non-background cells whose four neighbours are all non-background become background."""
+    xp = g.xp
+    bg = background(g).reshape(-1, 1, 1)
+    fg = _fg(g, bg)
+    inner = fg.copy()
+    for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        inner &= _shifted(xp, fg, di, dj, False)
+    return GridBatch(xp.where(inner, bg, g.data).astype(xp.uint8), g.h, g.w)
+
+
+@family("shift", "other", ref.shift, DIRS)
+def shift(g: GridBatch, dir: str) -> GridBatch:
+    """Move the content one cell towards `dir`; the uncovered edge becomes background."""
+    xp = g.xp
+    di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
+    bg = background(g).reshape(-1, 1, 1)
+    moved = _shifted(xp, g.data, di, dj, PAD)
+    return GridBatch(xp.where(moved == PAD, bg, moved).astype(xp.uint8), g.h, g.w)

@@ -1,0 +1,254 @@
+"""Per-grid reference implementations: plain Python on lists of rows, written for clarity, not speed.
+
+They define what each primitive means; the batched code must agree with them on every grid. None, an empty
+grid or one larger than 30x30 means "invalid".
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+
+Grid = list[list[int]]
+
+
+def H(g: Grid) -> int:
+    return len(g)
+
+
+def W(g: Grid) -> int:
+    return len(g[0])
+
+
+def background(g: Grid) -> int:
+    """Most frequent colour; ties go to the smallest colour."""
+    counts = Counter(v for row in g for v in row)
+    return min(counts, key=lambda c: (-counts[c], c))
+
+
+# -- geometry -------------------------------------------------------------------------------------
+def identity(g): return g
+def rot90(g): return [list(r) for r in zip(*g[::-1])]
+def rot180(g): return [r[::-1] for r in g[::-1]]
+def rot270(g): return [list(r) for r in zip(*g)][::-1]
+def hmirror(g): return g[::-1]
+def vmirror(g): return [r[::-1] for r in g]
+def dmirror(g): return [list(r) for r in zip(*g)]
+def cmirror(g): return rot180(dmirror(g))
+
+
+# -- size and cropping ----------------------------------------------------------------------------
+def tophalf(g): return g[:H(g) // 2]
+def bottomhalf(g): return g[H(g) - H(g) // 2:] if H(g) // 2 else []
+def lefthalf(g): return [r[:W(g) // 2] for r in g]
+def righthalf(g): return [r[W(g) - W(g) // 2:] for r in g] if W(g) // 2 else [[]]
+def trim(g): return [r[1:-1] for r in g[1:-1]]
+def upscale(g, k): return [[v for v in r for _ in range(k)] for r in g for _ in range(k)]
+def hupscale(g, k): return [[v for v in r for _ in range(k)] for r in g]
+def vupscale(g, k): return [list(r) for r in g for _ in range(k)]
+def downscale(g, k): return [r[::k] for r in g[::k]]
+def tile(g, rows, cols): return [r * cols for _ in range(rows) for r in g]
+def hconcat_mirror(g): return [r + r[::-1] for r in g]
+def mirror_hconcat(g): return [r[::-1] + r for r in g]
+def vconcat_mirror(g): return g + g[::-1]
+def mirror_vconcat(g): return g[::-1] + g
+def mirror4(g): return vconcat_mirror(hconcat_mirror(g))
+
+
+def compress(g):
+    rows = [i for i in range(H(g)) if len(set(g[i])) > 1]
+    cols = [j for j in range(W(g)) if len({g[i][j] for i in range(H(g))}) > 1]
+    return [[g[i][j] for j in cols] for i in rows]
+
+
+def _crop_to(g, cells):
+    if not cells:
+        return []
+    r0, r1 = min(i for i, _ in cells), max(i for i, _ in cells)
+    c0, c1 = min(j for _, j in cells), max(j for _, j in cells)
+    return [row[c0:c1 + 1] for row in g[r0:r1 + 1]]
+
+
+def crop_bbox(g):
+    bg = background(g)
+    return _crop_to(g, [(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] != bg])
+
+
+# -- colour ---------------------------------------------------------------------------------------
+def _map(g, f): return [[f(v) for v in r] for r in g]
+def replace(g, a, b): return _map(g, lambda v: b if v == a else v)
+def swap(g, a, b): return _map(g, lambda v: b if v == a else a if v == b else v)
+
+
+def keep(g, c):
+    bg = background(g)
+    return _map(g, lambda v: v if v == c else bg)
+
+
+def remove(g, c):
+    bg = background(g)
+    return _map(g, lambda v: bg if v == c else v)
+
+
+def recolor_fg(g, c):
+    bg = background(g)
+    return _map(g, lambda v: v if v == bg else c)
+
+
+def fill_bg(g, c):
+    bg = background(g)
+    return _map(g, lambda v: c if v == bg else v)
+
+
+def majority_fill(g):
+    bg = background(g)
+    return _map(g, lambda v: bg)
+
+
+def minority_fill(g):
+    counts = Counter(v for row in g for v in row)
+    c = min(counts, key=lambda k: (counts[k], k))
+    return _map(g, lambda v: c)
+
+
+def recolor_fg_majority(g):
+    bg = background(g)
+    counts = Counter(v for row in g for v in row if v != bg)
+    if not counts:
+        return g
+    c = min(counts, key=lambda k: (-counts[k], k))
+    return _map(g, lambda v: v if v == bg else c)
+
+
+# -- objects --------------------------------------------------------------------------------------
+def components(g, conn=4, multi=False, bg=False):
+    """Connected components as lists of (row, col), each in BFS order; listed by their first cell."""
+    excl = None if bg else background(g)
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)] + ([(-1, -1), (-1, 1), (1, -1), (1, 1)] if conn == 8 else [])
+    seen = set()
+    comps = []
+    for i in range(H(g)):
+        for j in range(W(g)):
+            if (i, j) in seen or g[i][j] == excl:
+                continue
+            comp, queue = [], deque([(i, j)])
+            seen.add((i, j))
+            while queue:
+                a, b = queue.popleft()
+                comp.append((a, b))
+                for da, db in steps:
+                    x, y = a + da, b + db
+                    if 0 <= x < H(g) and 0 <= y < W(g) and (x, y) not in seen and g[x][y] != excl \
+                            and (multi or g[x][y] == g[a][b]):
+                        seen.add((x, y))
+                        queue.append((x, y))
+            comps.append(comp)
+    return comps
+
+
+def _pick(g, largest, **kw):
+    comps = components(g, **kw)
+    if not comps:
+        return None
+    best = max(len(c) for c in comps) if largest else min(len(c) for c in comps)
+    return next(c for c in comps if len(c) == best)  # first in row-major order of first cells
+
+
+def crop_largest(g, **kw): return _crop_to(g, _pick(g, True, **kw) or [])
+def crop_smallest(g, **kw): return _crop_to(g, _pick(g, False, **kw) or [])
+
+
+def _keep_cells(g, cells):
+    bg = background(g)
+    keep_set = set(cells)
+    return [[g[i][j] if (i, j) in keep_set else bg for j in range(W(g))] for i in range(H(g))]
+
+
+def keep_largest(g, **kw):
+    c = _pick(g, True, **kw)
+    return None if c is None else _keep_cells(g, c)
+
+
+def keep_smallest(g, **kw):
+    c = _pick(g, False, **kw)
+    return None if c is None else _keep_cells(g, c)
+
+
+def remove_singletons(g, **kw):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for comp in components(g, **kw):
+        if len(comp) == 1:
+            i, j = comp[0]
+            out[i][j] = bg
+    return out
+
+
+def fill_enclosed(g, c):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for comp in components(g, conn=4, multi=False, bg=True):
+        i, j = comp[0]
+        if g[i][j] != bg or any(a in (0, H(g) - 1) or b in (0, W(g) - 1) for a, b in comp):
+            continue
+        for a, b in comp:
+            out[a][b] = c
+    return out
+
+
+def count_objects(g, conn=4, multi=False):
+    comps = components(g, conn=conn, multi=multi, bg=False)
+    firsts = sorted(min(comp) for comp in comps)
+    return [[g[i][j] for i, j in firsts]]
+
+
+# -- other ----------------------------------------------------------------------------------------
+def gravity(g, dir):
+    turn = {"down": (identity, identity), "up": (rot180, rot180), "left": (rot270, rot90),
+            "right": (rot90, rot270)}[dir]
+    t = turn[0](g)
+    bg = background(g)
+    cols = []
+    for j in range(W(t)):
+        col = [t[i][j] for i in range(H(t))]
+        fg = [v for v in col if v != bg]
+        cols.append([bg] * (len(col) - len(fg)) + fg)
+    return turn[1]([[cols[j][i] for j in range(W(t))] for i in range(H(t))])
+
+
+def symmetrize(g, axis, c):
+    out = [list(r) for r in g]
+    mirrors = {"h": [hmirror], "v": [vmirror], "hv": [vmirror, hmirror, rot180]}[axis]
+    for m in mirrors:
+        src = m(out)
+        out = [[src[i][j] if out[i][j] == c and src[i][j] != c else out[i][j] for j in range(W(g))]
+               for i in range(H(g))]
+    return out
+
+
+def outline(g, c):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for i in range(H(g)):
+        for j in range(W(g)):
+            if g[i][j] != bg:
+                continue
+            if any(0 <= i + a < H(g) and 0 <= j + b < W(g) and g[i + a][j + b] != bg
+                   for a in (-1, 0, 1) for b in (-1, 0, 1)):
+                out[i][j] = c
+    return out
+
+
+def hollow(g):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for i in range(1, H(g) - 1):
+        for j in range(1, W(g) - 1):
+            if g[i][j] != bg and all(g[i + a][j + b] != bg for a, b in ((-1, 0), (1, 0), (0, -1), (0, 1))):
+                out[i][j] = bg
+    return out
+
+
+def shift(g, dir):
+    bg = background(g)
+    di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
+    return [[g[i - di][j - dj] if 0 <= i - di < H(g) and 0 <= j - dj < W(g) else bg for j in range(W(g))]
+            for i in range(H(g))]

