@@ -1,13 +1,98 @@
-"""`gpubatch batt` (being built)."""
-import typer
+"""`gpubatch run-batt`: evaluate a battery of ARC programs over many tasks at once and score them."""
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Optional
 
-from .common import RunContext, job_command
+import typer
+from rich.table import Table
+
+from .common import RunContext, UserError, job_command, write_atomic
+
+
+def list_primitives(as_json: bool) -> str:
+    from gpubatch.arc.dsl import REGISTRY
+
+    fams = []
+    for fam in REGISTRY.families.values():
+        params = [{"name": p.name, "values": list(p.values), "default": p.default} for p in fam.params]
+        fams.append({"name": fam.name, "group": fam.group, "params": params, "doc": fam.doc,
+                     "instances": [p.text for p in fam.instances()]})
+    if as_json:
+        return json.dumps(fams, indent=2)
+    lines = [f"{len(fams)} families, {sum(len(f['instances']) for f in fams)} instances"]
+    for f in fams:
+        ps = ", ".join(f"{p['name']} in {{{', '.join(map(str, p['values']))}}}" for p in f["params"])
+        lines.append(f"{f['group']:9s} {f['name']:20s} {len(f['instances']):3d}  {f['doc']}" + (f"  [{ps}]" if ps else ""))
+    return "\n".join(lines)
 
 
 def register(app: typer.Typer) -> None:
     @job_command(app, "run-batt")
-    def cmd(run: RunContext) -> int:
-        """batt."""
-        with run.executor():
-            pass
-        return 0
+    def run_batt(
+        run: RunContext,
+        dataset: Annotated[Optional[str], typer.Option(help="arc1-train, arc1-eval, arc2-train, arc2-eval, a "
+                                                       "folder of task JSON files, or a *_challenges.json.")] = None,
+        tasks: Annotated[Optional[int], typer.Option("--tasks", min=0, help="First N tasks by id (0: all).")] = None,
+        task_ids: Annotated[Optional[str], typer.Option(help="Comma-separated task ids.")] = None,
+        depth: Annotated[Optional[int], typer.Option(min=0, max=8, help="Longest enumerated program.")] = None,
+        programs: Annotated[Optional[Path], typer.Option(help="Battery file: one program per line.")] = None,
+        enumerate_: Annotated[bool, typer.Option("--enumerate/--no-enumerate",
+                                                 help="Run the built-in enumeration too.")] = True,
+        submission: Annotated[Optional[Path], typer.Option(help="Write ARC Prize submission.json.")] = None,
+        results: Annotated[Optional[Path], typer.Option(help="Write per-task results JSON.")] = None,
+        list_prims: Annotated[bool, typer.Option("--list-primitives", help="List the DSL and exit.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="With --list-primitives: JSON.")] = False,
+    ) -> int:
+        """Search programs for ARC tasks on the demo pairs, predict the test outputs and score them."""
+        if list_prims:
+            typer.echo(list_primitives(as_json))
+            return 0
+        from gpubatch.arc.batt import results_json, run_batt as job, submission as make_submission, summarize
+        from gpubatch.arc.programs import ProgramError, read_programs
+        from gpubatch.arc.search import SearchConfig
+        from gpubatch.arc.tasks import TaskSourceError, load_tasks
+
+        cfg = run.cfg
+        source = dataset or cfg.get("batt.dataset")
+        ids = [t.strip() for t in task_ids.split(",") if t.strip()] if task_ids else None
+        try:
+            battery = tuple(read_programs(programs)) if programs else ()
+            loaded, problems = load_tasks(source, cfg.get("batt.tasks") if tasks is None else tasks, ids)
+        except (ProgramError, TaskSourceError) as exc:
+            raise UserError(str(exc)) from None
+        for p in problems:
+            run.note(f"[yellow]skipped task {p.id}: {p.error}[/]")
+        if not loaded:
+            raise UserError(f"no valid tasks to run from {source}")
+        scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
+                            max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
+        workers = max(1, cfg.get("gpu.count"))
+        shard = math.ceil(len(loaded) / workers)
+        with run.executor(initial_size=shard, max_size=shard, min_size=1, dynamic_sizing=False) as ex:
+            res, seconds = job(loaded, ex, scfg, battery, enumerate_)
+            device = ex.selection.kind
+        summary = summarize(res, seconds, len(problems))
+        if submission:
+            write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
+        if results:
+            meta = {"dataset": source, "depth": scfg.depth, "device": device, "programs_file": str(programs or "")}
+            write_atomic(results, json.dumps(results_json(res, summary, meta), indent=1) + "\n")
+        render(run, summary, res)
+        return 1 if problems or summary.failed else 0
+
+
+def render(run: RunContext, s, results) -> None:
+    if run.verbose:
+        for r in results:
+            mark = "" if r.correct is None else ("  correct" if all(r.correct) else "  wrong")
+            first = r.fits[0].program if r.fits else "-"
+            run.out.print(f"{r.id}: {len(r.fits)} fits, best: {first}{mark}", highlight=False)
+    table = Table(title="run-batt", title_justify="left")
+    for col in ("tasks", "demo-fit", "test-correct", "accuracy", "overfit", "skipped", "failed", "time s",
+                "evals/s"):
+        table.add_column(col, justify="right")
+    acc = f"{100 * s.accuracy:.1f}%" if s.test_outputs else "n/a"
+    table.add_row(str(s.tasks), str(s.demo_fit), f"{s.test_correct}/{s.test_outputs}", acc, str(s.overfit),
+                  str(s.skipped), str(s.failed), f"{s.seconds:.2f}", f"{s.evals_per_s:,.0f}")
+    run.out.print(table)

@@ -7,7 +7,7 @@ options. Exit codes: 0 success, 1 findings or failed items, 2 usage or config er
 import functools
 import inspect
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
@@ -78,9 +78,9 @@ class RunContext:
     def settings(self) -> EngineSettings:
         return EngineSettings.from_config(self.cfg)
 
-    def executor(self, runner: str | None = None) -> BatchExecutor:
+    def executor(self, runner: str | None = None, **overrides: Any) -> BatchExecutor:
         """The engine for this run; says in one line why it is on the CPU when a GPU was possible."""
-        settings = self.settings()
+        settings = replace(self.settings(), **overrides)
         try:
             selection = select_device(settings.device, settings.enabled, settings.count)
         except DeviceUnavailable as exc:

@@ -149,11 +149,14 @@ def numpy_backend() -> Backend:
     return Backend("numpy", np)
 
 
-def cupy_backend(device_index: int = 0, cache_size: int = 0, max_cache_bytes: int | None = None) -> Backend:
-    """A CuPy backend bound to one device (the caller must have checked that one is usable)."""
+def cupy_backend(device_index: int = 0, cache_size: int = 0, max_cache_bytes: int | None = None,
+                 max_fraction: float | None = None) -> Backend:
+    """A CuPy backend bound to one device; `max_fraction` caps CuPy's memory pool at that share of the card."""
     import cupy
 
     cupy.cuda.Device(device_index).use()
+    if max_fraction is not None:
+        cupy.get_default_memory_pool().set_limit(fraction=max_fraction)
     cache = DeviceCache(cache_size, max_cache_bytes) if cache_size else None
     return Backend("cupy", cupy, device_index, cache)
 
@@ -171,7 +174,7 @@ class Selection:
         if self.kind == "numpy":
             return numpy_backend()
         gpu = self.gpus[worker % len(self.gpus)]
-        return cupy_backend(gpu.index, cache_size, int(gpu.total_memory * max_fraction * 0.25))
+        return cupy_backend(gpu.index, cache_size, int(gpu.total_memory * max_fraction * 0.25), max_fraction)
 
 
 def select_device(requested: str = "auto", enabled: bool = True, count: int = 1,

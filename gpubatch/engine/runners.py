@@ -98,7 +98,8 @@ def _worker_init(selection: Selection, settings: EngineSettings, worker: int) ->
         os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu.index)
         from .backend import cupy_backend
 
-        backend: Backend = cupy_backend(0, settings.cache_size if settings.keep_in_vram else 0)
+        backend: Backend = cupy_backend(0, settings.cache_size if settings.keep_in_vram else 0,
+                                        max_fraction=settings.max_fraction)
         backend.label_index = gpu.index
     else:
         backend = numpy_backend()

@@ -70,3 +70,11 @@ def test_lut_kernel_equals_numpy(batches):
     lut = rng.integers(0, 10, size=(len(host), 11)).astype(np.uint8)
     lut[:, 10] = 10
     assert _same(apply_lut(host, lut), apply_lut(dev, cupy.asarray(lut))) == 0
+
+
+def test_hash_kernel_equals_numpy(batches):
+    import cupy
+
+    host, dev = batches
+    np.testing.assert_array_equal(cupy.asnumpy(dev.hash64()), host.hash64())
+    np.testing.assert_array_equal(cupy.asnumpy(dev.hash64(use_kernel=False)), host.hash64())

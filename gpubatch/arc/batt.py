@@ -1,0 +1,175 @@
+"""The run-batt job: search and battery evaluation per device, predictions, scoring, submission and results.
+
+Tasks travel through the engine as items: one batch is one shard of tasks searched together on one device,
+so `--gpus N` spreads shards over N worker processes and results come back in task order.
+"""
+from __future__ import annotations
+
+import functools
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
+from .programs import Program
+from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
+from .tasks import Task
+
+
+@dataclass(frozen=True)
+class Fit:
+    program: str
+    length: int
+    votes: int
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """What the run found for one task (frozen: results are data)."""
+
+    id: str
+    fits: tuple[Fit, ...]
+    predictions: tuple[tuple[Any, ...], ...]  # per test input: up to 2 grids (lists of rows)
+    correct: tuple[bool, ...] | None
+    states: int
+    evaluations: int
+    seconds: float
+    stopped: str | None
+    error: str | None = None
+
+    @property
+    def demo_fit(self) -> bool:
+        return bool(self.fits)
+
+
+@dataclass(frozen=True)
+class BattSummary:
+    tasks: int
+    demo_fit: int
+    test_outputs: int
+    test_correct: int
+    overfit: int
+    seconds: float
+    evaluations: int
+    skipped: int = 0
+    failed: int = 0
+
+    @property
+    def accuracy(self) -> float:
+        return self.test_correct / self.test_outputs if self.test_outputs else 0.0
+
+    @property
+    def evals_per_s(self) -> float:
+        return self.evaluations / self.seconds if self.seconds > 0 else 0.0
+
+
+def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple[Program, ...] = (),
+                 enumerate_builtin: bool = True, stats=None) -> list[TaskResult]:
+    """Search one shard of tasks on one backend; results in the shard's order."""
+    prims = builtin_primitives()
+    if not cfg.chunk_grids:
+        free = backend.free_memory()
+        auto = 4096 if free is None else int(min(1 << 18, max(1024, free * 0.5 // 32_768)))
+        cfg = replace(cfg, chunk_grids=auto)
+    states = [TaskState(t) for t in tasks]
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i, t in enumerate(tasks):
+        groups[len(t.train) + len(t.test_inputs)].append(i)
+    out: dict[int, TaskResult] = {}
+    t0 = time.perf_counter()
+    for K, members in sorted(groups.items()):
+        g0 = time.perf_counter()
+        gs = GroupSearch([states[i] for i in members], K, prims, backend.xp, cfg, t0, stats, backend.label)
+        gs.check_level0()
+        if programs:
+            gs.run_battery(programs)
+        if enumerate_builtin:
+            for level in range(cfg.depth):
+                if not gs.expand(level):
+                    break
+        per_task = (time.perf_counter() - g0) / len(members)
+        evals = gs.evaluations // len(members)
+        for i in members:
+            out[i] = _result(states[i], gs, prims, per_task, evals)
+    return [out[i] for i in range(len(tasks))]
+
+
+def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
+    ranked = sorted(st.fits, key=lambda f: (f.level, -f.votes, f.order))
+    fits = []
+    for f in ranked:
+        text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
+        fits.append(Fit(text, f.level, f.votes))
+    n_test = len(st.task.test_inputs)
+    preds = []
+    for i in range(n_test):
+        attempts: list = []
+        for f in ranked:
+            g = f.outputs[i]
+            if g is not None and g not in attempts:
+                attempts.append(g)
+            if len(attempts) == 2:
+                break
+        preds.append(tuple(attempts))
+    correct = None
+    if st.task.test_outputs is not None:
+        want = [[list(r) for r in g] for g in st.task.test_outputs]
+        correct = tuple(want[i] in list(preds[i]) for i in range(n_test))
+    return TaskResult(st.task.id, tuple(fits[:20]), tuple(preds), correct, st.states, evals, seconds, st.stopped)
+
+
+def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple, builtin: bool):
+    try:
+        return search_shard(items, backend, cfg, programs, builtin)
+    except MemoryError:
+        raise  # the engine splits the shard and retries
+    except Exception as exc:  # one broken task must not sink the shard: bisect it
+        if len(items) == 1:
+            return [ItemFailure.of(exc)]
+        raise
+
+
+def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, programs: tuple = (),
+             builtin: bool = True) -> tuple[list[TaskResult], float]:
+    """Search every task through the engine; returns results in task order and the wall time."""
+    op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin))
+    t0 = time.perf_counter()
+    results = []
+    for task, res in zip(tasks, executor.run_all(op, tasks, total=len(tasks), label="tasks")):
+        if isinstance(res, ItemFailure):
+            res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), None, 0, 0, 0.0, None,
+                             error=f"{res.kind}: {res.error}")
+        results.append(res)
+    return results, time.perf_counter() - t0
+
+
+def summarize(results: list[TaskResult], seconds: float, skipped: int = 0) -> BattSummary:
+    outs = sum(len(r.correct) for r in results if r.correct is not None)
+    right = sum(sum(r.correct) for r in results if r.correct is not None)
+    overfit = sum(1 for r in results if r.fits and r.correct is not None and not all(r.correct))
+    return BattSummary(len(results), sum(r.demo_fit for r in results), outs, right, overfit, seconds,
+                       sum(r.evaluations for r in results), skipped, sum(1 for r in results if r.error))
+
+
+def submission(tasks: list[Task], results: list[TaskResult]) -> dict:
+    """ARC Prize submission.json: every task, one entry per test input; unsolved -> the input twice."""
+    out = {}
+    for task, res in zip(tasks, results):
+        entries = []
+        for i, inp in enumerate(task.test_inputs):
+            grid_in = [list(r) for r in inp]
+            preds = list(res.predictions[i]) if i < len(res.predictions) else []
+            a1 = preds[0] if preds else grid_in
+            a2 = preds[1] if len(preds) > 1 else a1
+            entries.append({"attempt_1": a1, "attempt_2": a2})
+        out[task.id] = entries
+    return out
+
+
+def results_json(results: list[TaskResult], summary: BattSummary, extra: dict) -> dict:
+    return {"summary": {**asdict(summary), "accuracy": summary.accuracy, "evals_per_s": summary.evals_per_s},
+            "run": extra, "tasks": [asdict(r) for r in results]}
+
+
+__all__ = ["BattSummary", "Fit", "TaskResult", "run_batt", "search_shard", "submission", "summarize"]

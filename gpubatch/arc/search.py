@@ -1,0 +1,249 @@
+"""Breadth-first program search over all selected tasks at once.
+
+Tasks are grouped by their number of grids K (demo inputs + test inputs); a search state is the K grids a
+program produces for one task. Each level applies every primitive to a chunk of the frontier of every task
+in one batched call, checks fits against the demo outputs by hash (confirmed cell by cell), and keeps new
+states: deduplicated per task by a 64-bit content hash of all K grids (salted by task), the shortest program
+first. Frontier grids are not kept beyond what memory allows: a level is recomputed from its parent level in
+chunks when it is expanded. Every task stops at its state budget; the run stops at its time budget.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .dsl import REGISTRY, Primitive
+from .grids import CELLS, GridBatch
+from .tasks import Task
+
+_MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    depth: int = 3
+    max_states: int = 200_000
+    time_budget_s: float = 600.0
+    chunk_grids: int = 0  # grids per device call; 0: sized from free memory
+    store_bytes: int = 1 << 30  # frontier grids kept up to this size; larger levels are recomputed
+
+
+@dataclass
+class FitRecord:
+    level: int
+    order: int
+    key: int
+    path: tuple[int, int, int] | None  # (level, index in level, primitive) of the state's last step
+    outputs: list
+    votes: int = 1
+    text: str | None = None  # programs from a battery file carry their own text
+
+
+@dataclass
+class TaskState:
+    task: Task
+    fits: list[FitRecord] = field(default_factory=list)
+    states: int = 0
+    stopped: str | None = None
+
+
+@dataclass
+class _Level:
+    parent: np.ndarray  # index into the previous level
+    prim: np.ndarray
+    task: np.ndarray  # task index within the group
+    grids: GridBatch | None = None
+
+
+class GroupSearch:
+    """Search for the tasks of one K-group on one backend."""
+
+    def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], xp, cfg: SearchConfig,
+                 clock_start: float, stats=None, device_label: str = "cpu") -> None:
+        self.ts, self.K, self.prims, self.xp, self.cfg = tasks, K, prims, xp, cfg
+        self.t0, self.stats, self.label = clock_start, stats, device_label
+        self.evaluations = 0
+        T = len(tasks)
+        grids, targets, demo = [], [], np.zeros((T, K), bool)
+        for t, st in enumerate(tasks):
+            n = len(st.task.train)
+            grids += [a for a, _ in st.task.train] + list(st.task.test_inputs)
+            targets += [b for _, b in st.task.train] + [None] * (K - n)
+            demo[t, :n] = True
+        host = GridBatch.from_lists(grids)
+        tg = GridBatch.from_lists([g if g is not None else [[0]] for g in targets])
+        tg.h[np.flatnonzero(~demo.ravel())] = 0
+        self.inp = host.to(xp)
+        self.tgt = tg.to(xp)
+        self.tgt_hash = self.tgt.hash64().reshape(T, K)
+        self.demo = xp.asarray(demo)
+        self.mult = xp.asarray(_MULT[:K])
+        self.salt = xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64))
+        self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
+        self.seen = np.zeros(0, np.uint64)
+        self.fit_by_key: dict[int, FitRecord] = {}
+        self.order = 0
+
+    # -- grids of a level ----------------------------------------------------------------------
+    def rows(self, ids):
+        xp = self.xp
+        ids = xp.asarray(ids)
+        return (ids.reshape(-1, 1) * self.K + xp.arange(self.K)).reshape(-1)
+
+    def materialize(self, level: int, ids: np.ndarray) -> GridBatch:
+        lv = self.levels[level]
+        if lv.grids is not None:
+            return lv.grids.take(self.rows(ids))
+        parents = self.materialize(level - 1, lv.parent[ids])
+        prims = lv.prim[ids]
+        out = GridBatch.empty(len(ids) * self.K, self.xp)
+        for p in np.unique(prims):
+            sel = np.flatnonzero(prims == p)
+            r = self.rows(sel)
+            res = self.prims[int(p)](parents.take(r))
+            out.data[r], out.h[r], out.w[r] = res.data, res.h, res.w
+        return out
+
+    # -- one level -----------------------------------------------------------------------------
+    def check_level0(self) -> None:
+        T = len(self.ts)
+        hashes = self.inp.hash64().reshape(T, self.K)
+        self._fits(0, np.arange(T), np.arange(T), -1, self.inp, hashes, self.xp.ones(T, bool))
+
+    def expand(self, level: int) -> bool:
+        """Expand `level` into level + 1; False when the time budget stopped it."""
+        xp, K, cfg = self.xp, self.K, self.cfg
+        lv = self.levels[level]
+        final = level + 1 >= cfg.depth
+        cand: list[tuple] = []
+        chunk = max(1, cfg.chunk_grids // K)
+        n = len(lv.task)
+        for start in range(0, n, chunk):
+            if time.perf_counter() - self.t0 > cfg.time_budget_s:
+                for st in self.ts:
+                    st.stopped = st.stopped or "time budget"
+                return False
+            ids = np.arange(start, min(n, start + chunk))
+            G = self.materialize(level, ids)
+            task_h = lv.task[ids]
+            task_d = xp.asarray(task_h)
+            for t, c in zip(*np.unique(task_h, return_counts=True)):
+                self.ts[int(t)].states += int(c) * len(self.prims)
+            for pi, prim in enumerate(self.prims):
+                t1 = time.perf_counter()
+                C = prim(G)
+                hashes = C.hash64().reshape(len(ids), K)
+                valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
+                self._fits(level + 1, ids, task_h, pi, C, hashes, valid, task_d)
+                if not final:
+                    key = (hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[task_d]
+                    keep = xp.flatnonzero(valid)
+                    cand.append((_host(xp, key[keep]), ids[_host(xp, keep)], pi))
+                self.evaluations += len(ids) * K
+                if self.stats is not None:
+                    self.stats.for_op(prim.name, self.label).add_batch(len(ids) * K, time.perf_counter() - t1)
+        if not final:
+            self._next_level(level, cand)
+        return True
+
+    def _fits(self, level, ids, task_h, pi, C, hashes, valid, task_d=None, text=None) -> None:
+        xp = self.xp
+        task_d = xp.asarray(task_h) if task_d is None else task_d
+        ok = valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1)
+        hit = _host(xp, xp.flatnonzero(ok))
+        if not len(hit):
+            return
+        K = self.K
+        for k in hit:  # confirm cell by cell: a hash match is not trusted alone
+            t = int(task_h[k])
+            st = self.ts[t]
+            n = len(st.task.train)
+            rows = np.arange(n) + k * K
+            got = C.take(xp.asarray(rows))
+            want = self.tgt.take(xp.asarray(np.arange(n) + t * K))
+            if not bool(got.equals(want).all()):
+                continue
+            outs = C.take(xp.asarray(np.arange(n, K) + k * K)).to_lists()
+            key = int(_host(xp, (hashes[k] * self.mult).sum(dtype=xp.uint64) ^ self.salt[t]))
+            prev = self.fit_by_key.get(key)
+            if prev is not None:
+                prev.votes += 1
+                continue
+            rec = FitRecord(level, self.order, key, None if text else (level, int(ids[k]), pi), outs, text=text)
+            self.order += 1
+            self.fit_by_key[key] = rec
+            st.fits.append(rec)
+
+    def _next_level(self, level: int, cand: list[tuple]) -> None:
+        if cand:
+            keys = np.concatenate([c[0] for c in cand])
+            parents = np.concatenate([c[1] for c in cand])
+            prims = np.concatenate([np.full(len(c[0]), c[2], np.int32) for c in cand])
+        else:
+            keys, parents, prims = np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+        uniq, first, counts = np.unique(keys, return_index=True, return_counts=True)
+        for k, cnt in zip(uniq, counts):  # programs that reach a fitting state vote for it
+            rec = self.fit_by_key.get(int(k))
+            if rec is not None and rec.level == level + 1:
+                rec.votes = int(cnt)
+        new = ~np.isin(uniq, self.seen)
+        self.seen = np.union1d(self.seen, uniq)
+        first = np.sort(first[new])  # generation order: earlier primitives first
+        parents, prims = parents[first], prims[first]
+        tasks = self.levels[level].task[parents]
+        keep = np.ones(len(first), bool)
+        for t in np.unique(tasks):
+            st = self.ts[int(t)]
+            allowed = max(0, (self.cfg.max_states - st.states) // max(1, len(self.prims)))
+            idx = np.flatnonzero(tasks == t)
+            if len(idx) > allowed:
+                keep[idx[allowed:]] = False
+                st.stopped = "state budget"
+        order = np.lexsort((parents[keep], prims[keep]))
+        lv = _Level(parents[keep][order], prims[keep][order], tasks[keep][order])
+        self.levels.append(lv)
+        if len(lv.task) * self.K * CELLS <= self.cfg.store_bytes:
+            lv.grids = self.materialize(level + 1, np.arange(len(lv.task)))
+
+    def run_battery(self, programs) -> None:
+        """Evaluate hand-written programs on every task of the group; shared prefixes run once."""
+        T = len(self.ts)
+        ids = np.arange(T)
+        cache: dict[tuple, GridBatch] = {(): self.inp}
+        for prog in programs:
+            steps = tuple(prog.steps)
+            for n in range(1, len(steps) + 1):
+                if steps[:n] not in cache:
+                    cache[steps[:n]] = steps[n - 1](cache[steps[:n - 1]])
+            C = cache[steps]
+            self.evaluations += T * self.K
+            hashes = C.hash64().reshape(T, self.K)
+            valid = (C.h > 0).reshape(T, self.K).all(axis=1)
+            self._fits(len(steps), ids, ids, -1, C, hashes, valid, text=prog.text)
+
+    def program_steps(self, path: tuple[int, int, int]) -> list[int]:
+        level, idx, pi = path
+        steps = [pi] if pi >= 0 else []
+        while level > 1:
+            lv = self.levels[level - 1]
+            steps.append(int(lv.prim[idx]))
+            idx = int(lv.parent[idx])
+            level -= 1
+        return steps[::-1]
+
+
+def _salt(task_id: str) -> int:
+    """A stable 64-bit number per task id, mixed into state keys so tasks never share states."""
+    return int.from_bytes(hashlib.blake2b(task_id.encode(), digest_size=8).digest(), "little")
+
+
+def _host(xp, a):
+    return a if xp is np else xp.asnumpy(a)
+
+
+def builtin_primitives() -> list[Primitive]:
+    """The enumeration's primitives, identity excluded (depth 0 already covers it)."""
+    return [p for p in REGISTRY.instances() if p.name != "identity"]
