@@ -121,7 +121,7 @@ def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -
 
 def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple, builtin: bool):
     try:
-        return search_shard(items, backend, cfg, programs, builtin)
+        return search_shard(items, backend, cfg, programs, builtin, backend.stats)
     except MemoryError:
         raise  # the engine splits the shard and retries
     except Exception as exc:  # one broken task must not sink the shard: bisect it

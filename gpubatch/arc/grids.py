@@ -5,7 +5,7 @@ invalid (a primitive's result that would be empty or larger than 30x30). Works o
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -36,6 +36,7 @@ class GridBatch:
     data: Any
     h: Any
     w: Any
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # derived arrays (background, labels)
 
     def __len__(self) -> int:
         return int(self.data.shape[0])

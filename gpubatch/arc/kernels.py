@@ -201,10 +201,15 @@ extern "C" __global__ void colour_lut(const uchar4* __restrict__ src, const unsi
 
 
 def apply_lut(g: GridBatch, lut, use_kernel: bool = True) -> GridBatch:
-    """Map colours through a per-grid table `lut[B, 11]` (entry 10, PAD, must map to PAD)."""
+    """Map colours through a per-grid table `lut[B, 11]`, or one table `lut[1, 11]` for every grid
+    (entry 10, PAD, must map to PAD)."""
     xp = g.xp
     n = len(g)
     lut = xp.ascontiguousarray(lut, dtype=xp.uint8)
+    if lut.shape[0] == 1 and xp is np and use_kernel:
+        return GridBatch(lut[0][g.data], g.h, g.w)
+    if lut.shape[0] != n:
+        lut = xp.ascontiguousarray(xp.broadcast_to(lut, (n, PAD + 1)))
     if xp is np and use_kernel:
         return _lut_by_row(g, lut)
     if not use_kernel:
@@ -239,16 +244,20 @@ def identity_lut(xp, n: int):
 
 # -- background colour ----------------------------------------------------------------------------
 def colour_counts(g: GridBatch):
-    """Cells of each colour per grid, `[B, 10]` int (PAD not counted)."""
-    xp = g.xp
-    n = len(g)
-    idx = (xp.arange(n, dtype=xp.int64).reshape(n, 1) * 11 + g.data.reshape(n, CELLS)).ravel()
-    return xp.bincount(idx, minlength=n * 11).reshape(n, 11)[:, :PAD]
+    """Cells of each colour per grid, `[B, 10]` int (PAD not counted); memoized on the batch."""
+    if "counts" not in g.memo:
+        xp = g.xp
+        n = len(g)
+        idx = (xp.arange(n, dtype=xp.int32).reshape(n, 1) * 11 + g.data.reshape(n, CELLS)).ravel()
+        g.memo["counts"] = xp.bincount(idx, minlength=n * 11).reshape(n, 11)[:, :PAD]
+    return g.memo["counts"]
 
 
 def background(g: GridBatch):
-    """Most frequent colour per grid (ties go to the smallest colour), int32 [B]."""
-    return colour_counts(g).argmax(axis=1).astype(g.xp.int32)
+    """Most frequent colour per grid (ties go to the smallest colour), int32 [B]; memoized on the batch."""
+    if "bg" not in g.memo:
+        g.memo["bg"] = colour_counts(g).argmax(axis=1).astype(g.xp.int32)
+    return g.memo["bg"]
 
 
 __all__ = ["GATHER", "apply_lut", "background", "colour_counts", "gather", "gather_xp", "identity_lut"]

@@ -66,8 +66,8 @@ class RunContext:
     show_stats: bool = False
     stats_json: Path | None = None
     progress: bool = True
-    out: Console = field(default_factory=Console)
-    err: Console = field(default_factory=lambda: Console(stderr=True))
+    out: Console = field(default_factory=lambda: _console(False))
+    err: Console = field(default_factory=lambda: _console(True))
     stats: StatsCollector = field(default_factory=StatsCollector)
 
     def note(self, text: str) -> None:
@@ -101,6 +101,12 @@ class RunContext:
             self.err.print(render_table(self.stats))
         if self.stats_json is not None:
             write_atomic(self.stats_json, self.stats.to_json() + "\n")
+
+
+def _console(stderr: bool) -> Console:
+    """A console; off a terminal (CI, pipes) tables get 160 columns instead of Rich's 80."""
+    con = Console(stderr=stderr)
+    return con if con.is_terminal else Console(stderr=stderr, width=160)
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -83,6 +83,7 @@ class Backend:
     device_index: int | None = None
     cache: DeviceCache | None = field(default=None, repr=False)
     label_index: int | None = None  # physical GPU index when CUDA_VISIBLE_DEVICES remaps it to 0
+    stats: Any = field(default=None, repr=False)  # the run's StatsCollector, for ops that time sub-steps
 
     @property
     def is_gpu(self) -> bool:

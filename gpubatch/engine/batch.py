@@ -82,6 +82,7 @@ def run_batch(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, set
 def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings,
          stats: StatsCollector, payload: Any, ooms: list[int]) -> list[Any]:
     st = stats.for_op(op.name, backend.label)
+    backend.stats = stats
     t0 = time.perf_counter()
     try:
         with backend.timed() as gpu_t:

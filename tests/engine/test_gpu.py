@@ -1,4 +1,6 @@
 """Engine on a real GPU: detection, a real out-of-memory split under a tight pool limit, several GPUs."""
+import functools
+
 import pytest
 
 from gpubatch.engine import BatchExecutor, BatchOp, EngineSettings, probe_cuda, select_device
@@ -8,10 +10,13 @@ pytestmark = pytest.mark.gpu
 MB = 1 << 20
 
 
-def alloc_100mb_each(items, backend):
-    buf = backend.xp.ones((len(items), 100 * MB // 4), dtype=backend.xp.float32)  # 100 MB per item
-    sums = buf.sum(axis=1)
-    return [int(backend.asnumpy(sums[k])) + x for k, x in enumerate(items)]
+def alloc_each(items, backend, nbytes):
+    """Asks the GPU for `nbytes` per item (a real cudaMalloc failure when too much); small on the CPU."""
+    if backend.is_gpu:
+        buf = backend.xp.empty(len(items) * nbytes, dtype=backend.xp.uint8)
+        buf[:1] = 3
+        return [int(buf[:1].get()[0]) * x for x in items]
+    return [3 * x for x in items]
 
 
 def device_of(items, backend):
@@ -20,7 +25,6 @@ def device_of(items, backend):
     return [(x, backend.label, os.environ.get("CUDA_VISIBLE_DEVICES")) for x in items]
 
 
-ALLOC = BatchOp("alloc", alloc_100mb_each)
 WHERE = BatchOp("where", device_of)
 
 
@@ -31,33 +35,25 @@ def test_detects_gpu():
 
 
 def test_real_oom_is_split_and_results_identical():
-    import cupy
-
-    settings = EngineSettings(device="cuda", initial_size=16, max_size=16, dynamic_sizing=False)
+    total = probe_cuda().gpus[0].total_memory
+    op = BatchOp("alloc", functools.partial(alloc_each, nbytes=total // 8))  # 16 items: twice the card
+    settings = EngineSettings(device="cuda", initial_size=16, max_size=16, dynamic_sizing=False, max_fraction=1.0)
     with BatchExecutor(settings, select_device("cuda"), runner="local") as ex:
-        cupy.get_default_memory_pool().set_limit(size=1 << 30)  # 1 GiB: 16 x 100 MB does not fit
-        try:
-            out = ex.run_all(ALLOC, range(40))
-        finally:
-            cupy.get_default_memory_pool().set_limit(size=0)
+        out = ex.run_all(op, range(40))
         stats = ex.stats.rows()
-    assert out == [100 * MB // 4 + x for x in range(40)]
-    assert sum(s.oom_retries for s in stats) >= 1
-    assert sum(s.items for s in stats) == 40
+    assert out == [x * 3 for x in range(40)]
+    assert sum(s.oom_retries for s in stats) >= 2
+    assert sum(s.items for s in stats) == 40 and sum(s.cpu_fallbacks for s in stats) == 0
 
 
 def test_oom_at_min_size_runs_on_cpu():
-    import cupy
-
+    total = probe_cuda().gpus[0].total_memory
+    op = BatchOp("alloc", functools.partial(alloc_each, nbytes=total * 2))  # one item is too big for the card
     settings = EngineSettings(device="cuda", initial_size=4, max_size=4, min_size=4, dynamic_sizing=False)
     with BatchExecutor(settings, select_device("cuda"), runner="local") as ex:
-        cupy.get_default_memory_pool().set_limit(size=300 * MB)
-        try:
-            out = ex.run_all(ALLOC, range(4))
-        finally:
-            cupy.get_default_memory_pool().set_limit(size=0)
+        out = ex.run_all(op, range(4))
         stats = {s.device: s for s in ex.stats.rows()}
-    assert out == [100 * MB // 4 + x for x in range(4)]
+    assert out == [x * 3 for x in range(4)]
     assert stats["cuda:0"].cpu_fallbacks == 1 and stats["cpu"].items == 4
 
 

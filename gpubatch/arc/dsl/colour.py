@@ -11,10 +11,12 @@ C = (Param("c", COLOURS, doc="colour"),)
 
 
 def _table(g: GridBatch, expr) -> GridBatch:
-    """Map colour x of grid b to expr(x[1, 11], b-shaped columns); PAD always maps to PAD."""
+    """Map colour x of grid b to expr(x[1, 11], b-shaped columns); PAD always maps to PAD.
+
+    A table that does not depend on the grid stays one row [1, 11] and is shared by the whole batch."""
     xp = g.xp
     x = xp.arange(PAD + 1, dtype=xp.int32).reshape(1, PAD + 1)
-    lut = xp.where(x == PAD, PAD, expr(xp, x)) + xp.zeros((len(g), 1), xp.int32)
+    lut = xp.where(x == PAD, PAD, expr(xp, x))
     return apply_lut(g, lut.astype(xp.uint8))
 
 

@@ -16,23 +16,20 @@ CONN = (Param("conn", (4, 8), 4, "4- or 8-connectivity"), Param("multi", (False,
 
 
 def labels(g: GridBatch, conn: int = 4, multi: bool = False, bg: bool = False):
-    """int16 [B, 900] component label (first cell's index) or -1."""
-    xp = g.xp
-    excl = xp.full(len(g), -1, xp.int32) if bg else background(g)
-    return label(g, excl, conn8=conn == 8, univalued=not multi)
-
-
-def per_cell(xp, lab, values_by_root):
-    """Gather a per-(grid, root) table [B * 901] back to cells."""
-    n = lab.shape[0]
-    glob = xp.where(lab >= 0, xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + lab, n * (CELLS + 1))
-    return values_by_root[glob]
+    """int16 [B, 900] component label (first cell's index) or -1; memoized on the batch, since many
+    primitives of one search step share each of the 8 labellings."""
+    key = ("labels", conn, multi, bg)
+    if key not in g.memo:
+        xp = g.xp
+        excl = xp.full(len(g), -1, xp.int32) if bg else background(g)
+        g.memo[key] = label(g, excl, conn8=conn == 8, univalued=not multi)
+    return g.memo[key]
 
 
 def sizes(xp, lab):
     """Each cell's component size (0 for unlabelled cells), [B, 900]."""
     n = lab.shape[0]
-    glob = xp.where(lab >= 0, xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + lab, n * (CELLS + 1))
+    glob = xp.where(lab >= 0, xp.arange(n, dtype=xp.int32).reshape(n, 1) * (CELLS + 1) + lab, n * (CELLS + 1))
     counts = xp.bincount(glob.ravel(), minlength=n * (CELLS + 1) + 1)
     counts[-1] = 0
     return counts[glob]
@@ -48,10 +45,18 @@ def pick(xp, lab, largest: bool):
     return has & (lab == root), has.any(axis=1)
 
 
+def picked(g: GridBatch, conn: int, multi: bool, bg: bool, largest: bool):
+    """(mask, any) of the largest or smallest object, memoized on the batch."""
+    key = ("pick", conn, multi, bg, largest)
+    if key not in g.memo:
+        g.memo[key] = pick(g.xp, labels(g, conn, multi, bg), largest)
+    return g.memo[key]
+
+
 def _crop(largest: bool):
     def fn(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBatch:
         xp = g.xp
-        mask, some = pick(xp, labels(g, conn, multi, bg), largest)
+        mask, some = picked(g, conn, multi, bg, largest)
         return gather(g, "crop", params=bbox_params(xp, mask.reshape(-1, MAX, MAX), some & (g.h > 0)))
     return fn
 
@@ -59,7 +64,7 @@ def _crop(largest: bool):
 def _keep(largest: bool):
     def fn(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBatch:
         xp = g.xp
-        mask, some = pick(xp, labels(g, conn, multi, bg), largest)
+        mask, some = picked(g, conn, multi, bg, largest)
         bgc = background(g).reshape(-1, 1)
         d = g.data.reshape(len(g), CELLS)
         out = xp.where(mask | (d == PAD), d, bgc).astype(xp.uint8).reshape(-1, MAX, MAX)
