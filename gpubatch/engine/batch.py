@@ -87,7 +87,7 @@ def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings
     try:
         with backend.timed() as gpu_t:
             payload = op.prepare(items) if payload is None and op.prepare is not None else payload
-            out = list(op.run(items if payload is None else payload, backend))
+            out = op.run(items if payload is None else payload, backend)
         if len(out) != len(items):
             raise RuntimeError(f"op {op.name} returned {len(out)} results for {len(items)} items")
     except Exception as exc:  # noqa: BLE001 - every failure is handled below, none is lost
@@ -106,4 +106,4 @@ def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings
         return (_run(op, items[:half], backend, cpu, settings, stats, None, ooms)
                 + _run(op, items[half:], backend, cpu, settings, stats, None, ooms))
     st.add_batch(len(items), time.perf_counter() - t0, gpu_t[0] if backend.is_gpu else 0.0)
-    return out
+    return out if isinstance(out, list) or not hasattr(out, "__getitem__") else list(out)  # bulk results pass

@@ -37,15 +37,21 @@ class BatchExecutor:
     def map(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
             key: Callable[[Any], Any] | None = None, label: str | None = None) -> Iterator[tuple[Any, Any]]:
         """Yield `(identity, result)` for every item, in input order; identity is `key(item)` or the index."""
+        index = 0
+        for batch, results in self.map_batches(op, items, total=total, label=label):
+            for item, result in zip(batch, results):
+                yield (key(item) if key else index), result
+                index += 1
+
+    def map_batches(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
+                    label: str | None = None) -> Iterator[tuple[Any, Any]]:
+        """Yield `(batch_items, batch_results)` per batch: the bulk path, with no per-item work."""
         sizer = self.settings.sizer(op.bytes_per_item)
         self.stats.count_call(op.name)
         self.progress.start(label or op.name, total)
-        index = 0
         try:
             for batch, results in self.runner.run(op, items, sizer):
-                for item, result in zip(batch, results):
-                    yield (key(item) if key else index), result
-                    index += 1
+                yield batch, results
                 self.progress.advance(len(batch))
         finally:
             self.progress.finish()

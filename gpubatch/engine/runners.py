@@ -23,7 +23,15 @@ Batches = Iterator[tuple[list[Any], list[Any]]]
 
 
 def cut_batches(items: Iterable[Any], next_size: Callable[[], int]) -> Iterator[list[Any]]:
-    """Stream `items` into lists whose sizes are asked for one batch at a time; never reads ahead more."""
+    """Stream `items` into lists whose sizes are asked for one batch at a time; never reads ahead more.
+    A `range` is cut into sub-ranges (no per-item work), for ops that index device data by position."""
+    if isinstance(items, range):
+        start = 0
+        while start < len(items):
+            n = next_size()
+            yield items[start:start + n]  # type: ignore[misc]
+            start += n
+        return
     it = iter(items)
     while True:
         batch = list(itertools.islice(it, next_size()))

@@ -1,0 +1,115 @@
+"""Benchmark cases: each makes a batch of B items on an array module, runs the batched op on it, and
+states the bytes it must move and the FLOPs it must do, so results can be set against the hardware peaks."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+MiB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    group: str
+    make: Callable[[Any, int, int], Any]  # (xp, batch, seed) -> data
+    run: Callable[[Any, Any], Any]  # (xp, data) -> result
+    item: Callable[[Any, int], Any]  # (data, k) -> data of item k alone (for the per-item loop)
+    bytes_per_item: float
+    flops_per_item: float = 0.0
+    max_batch: int = 1 << 20
+    quick_batch: int = 64
+
+
+def _vec(n: int, dtype):
+    def make(xp, b, seed):
+        rng = np.random.default_rng(seed)
+        if np.dtype(dtype).kind == "f":
+            return [xp.asarray(rng.random((b, n), dtype=np.float32) + 0.5) for _ in range(2)]
+        return [xp.asarray(rng.integers(0, np.iinfo(dtype).max, (b, n), dtype=dtype)) for _ in range(2)]
+    return make
+
+
+def _pair_item(d, k):
+    return [a[k:k + 1] for a in d]
+
+
+VEC = 1 << 20  # elements per item: 4 MiB of float32
+
+
+def elementwise_cases() -> list[Case]:
+    f = np.float32
+    return [
+        Case("add_f32", "elementwise", _vec(VEC, f), lambda xp, d: d[0] + d[1], _pair_item, 12 * VEC, VEC, 256, 2),
+        Case("mul_f32", "elementwise", _vec(VEC, f), lambda xp, d: d[0] * d[1], _pair_item, 12 * VEC, VEC, 256, 2),
+        Case("square_f32", "elementwise", _vec(VEC, f), lambda xp, d: xp.square(d[0]), _pair_item, 8 * VEC, VEC,
+             256, 2),
+        Case("sqrt_f32", "elementwise", _vec(VEC, f), lambda xp, d: xp.sqrt(d[0]), _pair_item, 8 * VEC, VEC, 256, 2),
+        Case("exp_f32", "elementwise", _vec(VEC, f), lambda xp, d: xp.exp(d[0]), _pair_item, 8 * VEC, VEC, 256, 2),
+        Case("xor_u8", "elementwise", _vec(4 * VEC, np.uint8), lambda xp, d: d[0] ^ d[1], _pair_item, 12 * VEC, 0,
+             256, 2),
+        Case("xor_u32", "elementwise", _vec(VEC, np.uint32), lambda xp, d: d[0] ^ d[1], _pair_item, 12 * VEC, 0,
+             256, 2),
+    ]
+
+
+def matmul_cases() -> list[Case]:
+    out = []
+    for n in (64, 128, 256, 512, 1024):
+        def make(xp, b, seed, n=n):
+            rng = np.random.default_rng(seed)
+            return [xp.asarray(rng.random((b, n, n), dtype=np.float32)) for _ in range(2)]
+        out.append(Case(f"matmul_{n}", "matmul", make, lambda xp, d: xp.matmul(d[0], d[1]), _pair_item,
+                        3 * 4 * n * n, 2.0 * n**3, max(1, (1 << 31) // (12 * n * n)), 4))
+    return out
+
+
+def arc_cases(corpus: list | None = None) -> list[Case]:
+    """One case per DSL family (its first instance), plus raw connected-component labelling."""
+    from gpubatch.arc.dsl import REGISTRY
+    from gpubatch.arc.grids import GridBatch
+    from gpubatch.arc.kernels import background
+    from gpubatch.arc.labels import label
+
+    def make(xp, b, seed):
+        rng = np.random.default_rng(seed)
+        host = _arc_like(rng, b, corpus)
+        return host.to(xp)
+
+    def item(d, k):
+        return d.take(slice(k, k + 1))
+
+    out = []
+    for fam in REGISTRY.families.values():
+        prim = fam.instances()[0]
+        out.append(Case(f"arc_{fam.name}", f"arc/{fam.group}", make, lambda xp, g, p=prim: p(GridBatch(g.data, g.h, g.w)),
+                        item, 2 * 900, 0, 1 << 20, 256))
+
+    def cc(xp, g):
+        return label(g, background(GridBatch(g.data, g.h, g.w)), conn8=True, univalued=True)
+    out.append(Case("arc_components", "arc/objects", make, cc, item, 900 + 1800, 0, 1 << 20, 256))
+    return out
+
+
+def _arc_like(rng, b: int, corpus: list | None):
+    """b grids: drawn from real ARC grids when a corpus is given, else random blobs of random shapes."""
+    from gpubatch.arc.grids import GridBatch
+
+    if corpus:
+        base = GridBatch.from_lists(corpus)
+        return base.take(rng.integers(0, len(corpus), b))
+    out = GridBatch.empty(b)
+    hs, ws = rng.integers(3, 31, b), rng.integers(3, 31, b)
+    blobs = rng.integers(0, 4, (b, 10, 10)).repeat(3, 1).repeat(3, 2)
+    noise = rng.integers(0, 10, (b, 30, 30))
+    data = np.where(rng.random((b, 30, 30)) < 0.1, noise, blobs).astype(np.uint8)
+    mask = (np.arange(30)[None, :, None] < hs[:, None, None]) & (np.arange(30)[None, None, :] < ws[:, None, None])
+    out.data[:] = np.where(mask, data, 10)
+    out.h[:], out.w[:] = hs, ws
+    return out
+
+
+def all_cases(corpus: list | None = None) -> list[Case]:
+    return elementwise_cases() + matmul_cases() + arc_cases(corpus)

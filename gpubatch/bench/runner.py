@@ -1,0 +1,221 @@
+"""Measuring cases: per-item loop, batched CPU, batched GPU (batch-size sweep, kernel time from CUDA events,
+data already on the device), end to end with transfers, through the executor, and on N GPUs at once."""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cases import Case
+
+
+@dataclass
+class Measurement:
+    case: str
+    group: str
+    device: str
+    mode: str  # loop | batched | end_to_end | executor | multi_gpu | reference
+    batch: int
+    samples: list[float] = field(default_factory=list)  # seconds per call
+    items: int = 0  # items per call
+    bytes_per_item: float = 0.0
+    flops_per_item: float = 0.0
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return float(np.median(self.samples)) if self.samples else float("nan")
+
+    @property
+    def items_per_s(self) -> float:
+        return self.items / self.median if self.samples and self.median > 0 else 0.0
+
+    @property
+    def gbs(self) -> float:
+        return self.items_per_s * self.bytes_per_item / 1e9
+
+    @property
+    def tflops(self) -> float:
+        return self.items_per_s * self.flops_per_item / 1e12
+
+    def as_dict(self) -> dict:
+        return {"case": self.case, "group": self.group, "device": self.device, "mode": self.mode,
+                "batch": self.batch, "items": self.items, "median_s": self.median,
+                "min_s": min(self.samples) if self.samples else None, "max_s": max(self.samples) if self.samples
+                else None, "items_per_s": self.items_per_s, "gbs": self.gbs, "tflops": self.tflops,
+                "samples": self.samples, "note": self.note}
+
+
+def timed(fn, xp, repeats: int, warmup: int) -> list[float]:
+    """Seconds per call: CUDA events on the GPU (kernel time), perf_counter on the CPU."""
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(repeats):
+        if xp is np:
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+        else:
+            start, end = xp.cuda.Event(), xp.cuda.Event()
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            out.append(xp.cuda.get_elapsed_time(start, end) / 1e3)
+    return out
+
+
+def sizes_for(case: Case, limit_bytes: float, start: int = 1, factor: int = 2) -> list[int]:
+    out, b = [], start
+    while b <= case.max_batch and b * case.bytes_per_item <= limit_bytes:
+        out.append(b)
+        b *= factor
+    return out or [1]
+
+
+def _slice(data, n):
+    if isinstance(data, list):
+        return [a[:n] for a in data]
+    return data.take(slice(0, n))
+
+
+def measure(case: Case, xp, device: str, sizes: list[int], repeats: int, warmup: int,
+            loop_items: int = 0) -> list[Measurement]:
+    """Batched timings over `sizes` (one data set of the largest size, sliced), and the per-item loop."""
+    data = case.make(xp, max(sizes), 1)
+    out = []
+    for b in sizes:
+        part = _slice(data, b)
+        m = Measurement(case.name, case.group, device, "batched", b, items=b, bytes_per_item=case.bytes_per_item,
+                        flops_per_item=case.flops_per_item)
+        m.samples = timed(lambda: case.run(xp, part), xp, repeats, warmup)
+        out.append(m)
+    if loop_items:
+        n = min(loop_items, max(sizes))
+        parts = [case.item(data, k) for k in range(n)]
+
+        def loop():
+            for p in parts:
+                case.run(xp, p)
+        m = Measurement(case.name, case.group, device, "loop", 1, items=n, bytes_per_item=case.bytes_per_item,
+                        flops_per_item=case.flops_per_item, note=f"{n} calls of one item")
+        m.samples = timed(loop, xp, max(1, repeats // 3), 1)
+        out.append(m)
+    del data
+    return out
+
+
+def end_to_end(case: Case, batch: int, repeats: int) -> Measurement:
+    """Host data in, host result out: the transfers the kernel figures leave out."""
+    import cupy
+
+    host = case.make(np, batch, 2)
+
+    def run():
+        dev = [cupy.asarray(a) for a in host] if isinstance(host, list) else host.to(cupy)
+        res = case.run(cupy, dev)
+        res = res.data if hasattr(res, "data") and not isinstance(res, cupy.ndarray) else res
+        cupy.asnumpy(res)
+    m = Measurement(case.name, case.group, "cuda:0", "end_to_end", batch, items=batch,
+                    bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item)
+    m.samples = timed(run, cupy, repeats, 1)
+    return m
+
+
+def executor_overhead(case: Case, batch: int, repeats: int) -> tuple[Measurement, Measurement]:
+    """The same op at the same batch size through BatchExecutor and as a raw loop of CuPy calls."""
+    import cupy
+
+    from gpubatch.engine import BatchExecutor, BatchOp, EngineSettings, select_device
+
+    nb = 8
+    data = case.make(cupy, batch, 3)
+    global _BENCH_DATA
+    _BENCH_DATA = (case, data, batch)
+    op = BatchOp(case.name, _exec_run)
+    settings = EngineSettings(device="cuda", initial_size=batch, max_size=batch, dynamic_sizing=False,
+                              cache_size=0)
+    raw = Measurement(case.name, case.group, "cuda:0", "raw_loop", batch, items=batch * nb)
+    via = Measurement(case.name, case.group, "cuda:0", "executor", batch, items=batch * nb)
+    with BatchExecutor(settings, select_device("cuda"), runner="local") as ex:
+        for _ in range(2):
+            for _ in ex.map_batches(op, range(batch * nb)):
+                pass
+        for _ in range(repeats):
+            cupy.cuda.Device().synchronize()
+            t0 = time.perf_counter()
+            for _ in range(nb):
+                case.run(cupy, data)
+            cupy.cuda.Device().synchronize()
+            raw.samples.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            for _ in ex.map_batches(op, range(batch * nb)):
+                pass
+            cupy.cuda.Device().synchronize()
+            via.samples.append(time.perf_counter() - t0)
+    _BENCH_DATA = None
+    return raw, via
+
+
+_BENCH_DATA = None
+
+
+class _Count:
+    """A result sequence of n items that costs nothing to build (the bench op returns no per-item data)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self):
+        return iter(range(self.n))
+
+
+def _exec_run(items, backend):
+    case, data, batch = _BENCH_DATA
+    case.run(backend.xp, data if len(items) == batch else _slice(data, len(items)))
+    return _Count(len(items))
+
+
+def _multi_worker(case_name: str, batch: int, repeats: int, gpu: int, barrier, queue) -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu)
+    import cupy
+
+    from .cases import all_cases
+
+    case = next(c for c in all_cases() if c.name == case_name)
+    data = case.make(cupy, batch, 4 + gpu)
+    for _ in range(3):
+        case.run(cupy, data)
+    cupy.cuda.Device().synchronize()
+    barrier.wait()
+    t0 = time.perf_counter()
+    for _ in range(repeats):
+        case.run(cupy, data)
+    cupy.cuda.Device().synchronize()
+    queue.put((gpu, time.perf_counter() - t0))
+
+
+def multi_gpu(case: Case, batch: int, gpus: int, repeats: int) -> Measurement:
+    """All GPUs run the case at once (one process each); aggregate items/s over the slowest worker's time."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    barrier, queue = ctx.Barrier(gpus), ctx.Queue()
+    procs = [ctx.Process(target=_multi_worker, args=(case.name, batch, repeats, g, barrier, queue))
+             for g in range(gpus)]
+    for p in procs:
+        p.start()
+    times = [queue.get(timeout=600)[1] for _ in procs]
+    for p in procs:
+        p.join()
+    m = Measurement(case.name, case.group, f"cuda:0-{gpus - 1}", "multi_gpu", batch, items=batch * repeats * gpus,
+                    bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item,
+                    note=f"{gpus} processes, wall of slowest")
+    m.samples = [max(times)]
+    return m

@@ -1,0 +1,104 @@
+"""run-batt on the CPU: search finds known programs, scoring, submission, CLI, the 'sync' runner equals 'local'."""
+import json
+
+from typer.testing import CliRunner
+
+from gpubatch.arc.batt import search_shard, submission
+from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.tasks import Task, load_tasks
+from gpubatch.cli import app
+from gpubatch.engine import numpy_backend
+
+runner = CliRunner()
+
+
+def grid(rows):
+    return tuple(tuple(r) for r in rows)
+
+
+def make_task(tid, fn, inputs, test):
+    return Task(tid, tuple((grid(i), grid(fn(i))) for i in inputs), (grid(test),), (grid(fn(test)),))
+
+
+def rot_then_swap(g):
+    r = [list(x) for x in zip(*g[::-1])]
+    return [[{1: 2, 2: 1}.get(v, v) for v in row] for row in r]
+
+
+def test_search_finds_a_depth_two_program_and_predicts():
+    t = make_task("synthetic", rot_then_swap, [[[1, 2, 0], [0, 1, 3]], [[2, 2], [1, 0], [3, 3]]], [[1, 0], [2, 2]])
+    res = search_shard([t], numpy_backend(), SearchConfig(depth=2))[0]
+    assert res.fits and res.fits[0].length == 2
+    assert res.correct == (True,)
+    assert res.predictions[0][0] == [list(r) for r in t.test_outputs[0]]
+
+
+def test_identity_task_fits_at_depth_zero_and_budget_stops():
+    t = make_task("same", lambda g: g, [[[1, 2]], [[3, 4]]], [[5, 6]])
+    res = search_shard([t], numpy_backend(), SearchConfig(depth=2, max_states=400))[0]
+    assert res.fits[0].program == "identity" and res.stopped == "state budget"
+
+
+def test_submission_has_every_task_and_falls_back_to_input():
+    tasks, _ = load_tasks("arc1-train", 3)
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=1))
+    sub = submission(tasks, res)
+    assert list(sub) == [t.id for t in tasks]
+    for t in tasks:
+        assert len(sub[t.id]) == len(t.test_inputs)
+        assert set(sub[t.id][0]) == {"attempt_1", "attempt_2"}
+
+
+def test_cli_run_batt_writes_results_and_submission(tmp_path):
+    sub, resf, st = tmp_path / "submission.json", tmp_path / "results.json", tmp_path / "stats.json"
+    result = runner.invoke(app, ["run-batt", "--tasks", "6", "--depth", "1", "--device", "cpu", "--no-progress",
+                                 "--submission", str(sub), "--results", str(resf), "--stats-json", str(st)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(resf.read_text())
+    assert data["summary"]["tasks"] == 6 and len(data["tasks"]) == 6
+    assert len(json.loads(sub.read_text())) == 6
+    ops = {o["op"] for o in json.loads(st.read_text())["ops"]}
+    assert {"search", "rot90", "replace"} <= ops
+
+
+def test_cli_bad_programs_file_is_exit_2(tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("rot90\nrot900\n")
+    result = runner.invoke(app, ["run-batt", "--tasks", "2", "--programs", str(f), "--device", "cpu"])
+    assert result.exit_code == 2 and "p.txt:2" in result.output
+
+
+def test_cli_battery_only(tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("upscale(k=3) | downscale(k=3)\nrot90\n")
+    result = runner.invoke(app, ["run-batt", "--tasks", "3", "--programs", str(f), "--no-enumerate", "--device",
+                                 "cpu", "--no-progress", "-v"])
+    assert result.exit_code == 0, result.output
+
+
+def test_cli_bad_task_skipped_exit_1(tmp_path):
+    (tmp_path / "ok.json").write_text(json.dumps({"train": [{"input": [[1]], "output": [[1]]}],
+                                                  "test": [{"input": [[2]], "output": [[2]]}]}))
+    (tmp_path / "bad.json").write_text(json.dumps({"train": [{"input": [[1, 2], [3]], "output": [[1]]}],
+                                                   "test": [{"input": [[2]]}]}))
+    result = runner.invoke(app, ["run-batt", "--dataset", str(tmp_path), "--depth", "1", "--device", "cpu",
+                                 "--no-progress"])
+    assert result.exit_code == 1 and "skipped task bad" in result.output
+
+
+def test_list_primitives_json():
+    result = runner.invoke(app, ["run-batt", "--list-primitives", "--json"])
+    fams = json.loads(result.output)
+    assert len(fams) >= 40 and sum(len(f["instances"]) for f in fams) >= 200
+    assert all({"name", "params", "doc", "instances"} <= set(f) for f in fams)
+
+
+def test_two_cpu_workers_equal_one(tmp_path):
+    outs = []
+    for gpus in ("1", "2"):
+        f = tmp_path / f"r{gpus}.json"
+        result = runner.invoke(app, ["run-batt", "--tasks", "5", "--depth", "1", "--device", "cpu", "--gpus", gpus,
+                                     "--no-progress", "--results", str(f)])
+        assert result.exit_code == 0, result.output
+        outs.append([(t["id"], t["fits"], t["predictions"]) for t in json.loads(f.read_text())["tasks"]])
+    assert outs[0] == outs[1]

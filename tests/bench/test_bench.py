@@ -1,0 +1,38 @@
+"""The benchmark harness on the CPU (a check of the harness, not of speed)."""
+import json
+
+from typer.testing import CliRunner
+
+from gpubatch.bench.suite import SuitePlan, run_suite, selected, summary_rows
+from gpubatch.cli import app
+
+
+def test_quick_suite_measures_every_mode_on_cpu():
+    res = run_suite(SuitePlan("quick", ("add_f32", "arc_rot90", "matmul_64")))
+    modes = {(m.case, m.mode) for m in res.measurements}
+    assert {("add_f32", "batched"), ("add_f32", "loop"), ("arc_rot90", "reference")} <= modes
+    assert all(m.samples and all(s > 0 for s in m.samples) for m in res.measurements)
+    rows = {r.case: r for r in summary_rows(res)}
+    assert rows["matmul_64"].tflops > 0 and rows["add_f32"].gbs > 0
+    assert "reference" in rows["arc_rot90"].extra
+
+
+def test_case_selection_by_prefix_and_group():
+    names = {c.name for c in selected(SuitePlan("full", ("matmul",)))}
+    assert names == {f"matmul_{n}" for n in (64, 128, 256, 512, 1024)}
+    assert {c.name for c in selected(SuitePlan("full", ("arc/colour",)))} >= {"arc_replace", "arc_swap"}
+
+
+def test_cli_writes_json(tmp_path):
+    out = tmp_path / "b.json"
+    result = CliRunner().invoke(app, ["bench", "--device", "cpu", "--cases", "xor_u8,arc_replace", "--json", str(out),
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["machine"]["cpu_count"] >= 1 and data["measurements"][0]["samples"]
+    assert {r["case"] for r in data["summary"]} == {"xor_u8", "arc_replace"}
+
+
+def test_unknown_case_is_usage_error():
+    result = CliRunner().invoke(app, ["bench", "--device", "cpu", "--cases", "nope"])
+    assert result.exit_code == 2 and "no benchmark case" in result.output
