@@ -93,13 +93,22 @@ def arc_cases(corpus: list | None = None) -> list[Case]:
     return out
 
 
+_LAST: dict = {}
+
+
 def _arc_like(rng, b: int, corpus: list | None):
-    """b grids: drawn from real ARC grids when a corpus is given, else random blobs of random shapes."""
+    """b grids: drawn from real ARC grids when a corpus is given, else random blobs of random shapes.
+    The last batch made is kept, since every ARC case asks for the same one."""
     from gpubatch.arc.grids import GridBatch
 
+    key = (b, id(corpus))
+    if key in _LAST:
+        return _LAST[key]
+    _LAST.clear()
     if corpus:
         base = GridBatch.from_lists(corpus)
-        return base.take(rng.integers(0, len(corpus), b))
+        _LAST[key] = base.take(rng.integers(0, len(corpus), b))
+        return _LAST[key]
     out = GridBatch.empty(b)
     hs, ws = rng.integers(3, 31, b), rng.integers(3, 31, b)
     blobs = rng.integers(0, 4, (b, 10, 10)).repeat(3, 1).repeat(3, 2)
@@ -108,6 +117,7 @@ def _arc_like(rng, b: int, corpus: list | None):
     mask = (np.arange(30)[None, :, None] < hs[:, None, None]) & (np.arange(30)[None, None, :] < ws[:, None, None])
     out.data[:] = np.where(mask, data, 10)
     out.h[:], out.w[:] = hs, ws
+    _LAST[key] = out
     return out
 
 

