@@ -243,8 +243,42 @@ def identity_lut(xp, n: int):
 
 
 # -- background colour ----------------------------------------------------------------------------
+_COUNT_SRC = r"""
+extern "C" __global__ void colour_counts(const unsigned char* __restrict__ data, int* __restrict__ counts,
+                                         int* __restrict__ bg, long long n) {
+  long long g = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int lane = threadIdx.x & 31;
+  if (g >= n) return;
+  const unsigned char* d = data + g * 900;
+  int c[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int k = lane; k < 900; k += 32) {
+    unsigned char v = d[k];
+    #pragma unroll
+    for (int col = 0; col < 10; ++col) c[col] += (v == col);
+  }
+  #pragma unroll
+  for (int col = 0; col < 10; ++col)
+    for (int off = 16; off > 0; off >>= 1) c[col] += __shfl_down_sync(0xffffffffu, c[col], off);
+  if (lane == 0) {
+    int best = 0;
+    #pragma unroll
+    for (int col = 0; col < 10; ++col) { counts[g * 10 + col] = c[col]; if (c[col] > c[best]) best = col; }
+    bg[g] = best;
+  }
+}
+"""
+
+
 def colour_counts(g: GridBatch):
     """Cells of each colour per grid, `[B, 10]` int (PAD not counted); memoized on the batch."""
+    if "counts" not in g.memo and g.xp is not np:
+        xp = g.xp
+        n = len(g)
+        counts, bg = xp.zeros((n, PAD), xp.int32), xp.zeros(n, xp.int32)
+        if n:
+            _compiled("colour_counts", _COUNT_SRC)(((n * 32 + 255) // 256,), (256,),
+                                                   (xp.ascontiguousarray(g.data), counts, bg, np.int64(n)))
+        g.memo["counts"], g.memo["bg"] = counts, bg
     if "counts" not in g.memo:
         xp = g.xp
         n = len(g)

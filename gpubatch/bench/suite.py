@@ -39,7 +39,7 @@ def selected(plan: SuitePlan, corpus=None) -> list[Case]:
     return cases
 
 
-def run_suite(plan: SuitePlan, progress=None, corpus=None) -> BenchResult:
+def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> BenchResult:
     """CPU always; one GPU and N GPUs when asked. Quick: small sizes, a few cases (a harness check)."""
     from .machine import describe
 
@@ -61,8 +61,8 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None) -> BenchResult:
             import cupy
 
             free = cupy.cuda.Device().mem_info[0]
-            sizes = sizes_for(case, free / 8, factor=4 if case.group.startswith("arc") else 2)
-            ms = measure(case, cupy, "cuda:0", sizes, reps, plan.warmup, loop_items=200)
+            sizes = sizes_for(case, free / 8, factor=8 if case.group.startswith("arc") else 2)
+            ms = measure(case, cupy, "cuda:0", sizes, reps, plan.warmup, loop_items=100)
             res.measurements += ms
             best = max((m for m in ms if m.mode == "batched"), key=lambda m: m.items_per_s)
             res.measurements.append(end_to_end(case, best.batch, max(3, reps // 2)))
@@ -72,7 +72,10 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None) -> BenchResult:
                 many = multi_gpu(case, best.batch, plan.gpus, reps)
                 res.measurements += [one, many]
         if progress:
-            progress(case.name)
+            progress(f"{case.name} ({time.perf_counter() - t0:.0f} s)")
+        if checkpoint:
+            res.seconds = time.perf_counter() - t0
+            checkpoint(res)  # partial results survive an interrupted run
     res.seconds = time.perf_counter() - t0
     return res
 

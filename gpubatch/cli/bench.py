@@ -35,10 +35,14 @@ def register(app: typer.Typer) -> None:
 
         if not selected(plan):
             raise UserError(f"no benchmark case matches {cases!r}")
-        res = run_suite(plan, progress=lambda c: run.note(f"[dim]measured {c}[/]") if run.verbose else None)
+        def save(partial) -> None:
+            if json_out:
+                write_atomic(json_out, to_json(partial) + "\n")
+
+        res = run_suite(plan, progress=lambda c: run.note(f"[dim]measured {c}[/]") if run.verbose else None,
+                        checkpoint=save)
         run.out.print(table(res))
-        if json_out:
-            write_atomic(json_out, to_json(res) + "\n")
+        save(res)
         if plot:
             try:
                 draw(res, plot)

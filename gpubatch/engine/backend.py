@@ -130,16 +130,22 @@ class Backend:
             self.xp.get_default_pinned_memory_pool().free_all_blocks()
 
     @contextmanager
-    def timed(self) -> Iterator[list[float]]:
-        """Measure the enclosed work: CUDA events on the GPU (device time), perf_counter on the CPU."""
-        box: list[float] = [0.0]
+    def timed(self, sync: bool = True) -> Iterator[list]:
+        """Measure the enclosed work: CUDA events on the GPU (device time), perf_counter on the CPU.
+
+        With sync=False on the GPU the box holds the two events instead of seconds, read later, so that
+        timing does not stall the pipeline."""
+        box: list = [0.0]
         if self.is_gpu:
             start, end = self.xp.cuda.Event(), self.xp.cuda.Event()
             start.record()
             yield box
             end.record()
-            end.synchronize()
-            box[0] = self.xp.cuda.get_elapsed_time(start, end) / 1e3
+            if sync:
+                end.synchronize()
+                box[0] = self.xp.cuda.get_elapsed_time(start, end) / 1e3
+            else:
+                box[0] = (start, end)
         else:
             t0 = time.perf_counter()
             yield box

@@ -65,8 +65,10 @@ class BatchOutcome:
 
 
 def run_batch(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings,
-              stats: StatsCollector, payload: Any = None) -> BatchOutcome:
-    """Run `op` on `items`; never raises for an item's own error (it becomes an ItemFailure)."""
+              stats: StatsCollector, payload: Any = None, sync: bool = True) -> BatchOutcome:
+    """Run `op` on `items`; never raises for an item's own error (it becomes an ItemFailure).
+
+    sync=False leaves the GPU running ahead (the batch's device time is read later); the sizer needs sync."""
     if (backend.is_gpu and settings.dynamic_dispatch and settings.cpu_threshold
             and op.work(items) < settings.cpu_threshold):
         stats.for_op(op.name, cpu.label).cpu_dispatched += 1
@@ -74,18 +76,18 @@ def run_batch(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, set
     before = backend.pool_bytes()
     t0 = time.perf_counter()
     ooms: list[int] = []
-    results = _run(op, items, backend, cpu, settings, stats, payload, ooms)
+    results = _run(op, items, backend, cpu, settings, stats, payload, ooms, sync)
     used = backend.pool_bytes() - before if backend.is_gpu else None
     return BatchOutcome(results, time.perf_counter() - t0, bool(ooms), used if used and used > 0 else None)
 
 
 def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings,
-         stats: StatsCollector, payload: Any, ooms: list[int]) -> list[Any]:
+         stats: StatsCollector, payload: Any, ooms: list[int], sync: bool = True) -> list[Any]:
     st = stats.for_op(op.name, backend.label)
     backend.stats = stats
     t0 = time.perf_counter()
     try:
-        with backend.timed() as gpu_t:
+        with backend.timed(sync) as gpu_t:
             payload = op.prepare(items) if payload is None and op.prepare is not None else payload
             out = op.run(items if payload is None else payload, backend)
         if len(out) != len(items):
@@ -105,5 +107,8 @@ def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings
         half = len(items) // 2
         return (_run(op, items[:half], backend, cpu, settings, stats, None, ooms)
                 + _run(op, items[half:], backend, cpu, settings, stats, None, ooms))
-    st.add_batch(len(items), time.perf_counter() - t0, gpu_t[0] if backend.is_gpu else 0.0)
+    deferred = backend.is_gpu and not isinstance(gpu_t[0], float)
+    st.add_batch(len(items), time.perf_counter() - t0, gpu_t[0] if backend.is_gpu and not deferred else 0.0)
+    if deferred:
+        stats.add_pending(st, gpu_t[0])
     return out if isinstance(out, list) or not hasattr(out, "__getitem__") else list(out)  # bulk results pass

@@ -52,6 +52,8 @@ class SyncRunner:
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         for batch in cut_batches(items, sizer.next_size):
             out = run_batch(op, batch, self.backend, self.backend, self.settings, self.stats)
+            if out.oom:
+                sizer.on_oom(len(batch))
             sizer.observe(len(batch), out.seconds)
             yield batch, out.results
 
@@ -72,10 +74,14 @@ class LocalRunner(SyncRunner):
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gpubatch-prefetch")
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
-        def next_size() -> int:
-            return sizer.next_size(self.backend.free_memory())
+        def next_size() -> int:  # free memory matters only to a sizer that can move
+            return sizer.next_size(self.backend.free_memory() if sizer.dynamic else None)
 
-        prepare = op.prepare or (lambda b: None)
+        if op.prepare is None:  # nothing to overlap: no thread hand-off per batch
+            for batch in cut_batches(items, next_size):
+                yield self._finish(op, sizer, batch, None)
+            return
+        prepare = op.prepare
         pending: deque[tuple[list[Any], Future]] = deque()
         for batch in cut_batches(items, next_size):
             pending.append((batch, self.pool.submit(prepare, batch)))
@@ -84,8 +90,9 @@ class LocalRunner(SyncRunner):
         while pending:
             yield self._finish(op, sizer, *pending.popleft())
 
-    def _finish(self, op: BatchOp, sizer: BatchSizer, batch: list[Any], fut: Future) -> tuple[list, list]:
-        out = run_batch(op, batch, self.backend, self.cpu, self.settings, self.stats, fut.result())
+    def _finish(self, op: BatchOp, sizer: BatchSizer, batch: list[Any], fut: Future | None) -> tuple[list, list]:
+        out = run_batch(op, batch, self.backend, self.cpu, self.settings, self.stats,
+                        fut.result() if fut is not None else None, sync=sizer.learning)
         if out.oom:
             sizer.on_oom(len(batch))
         sizer.observe(len(batch), out.seconds, out.bytes_used)
@@ -117,6 +124,7 @@ def _worker_init(selection: Selection, settings: EngineSettings, worker: int) ->
 def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
     stats = StatsCollector()
     out = run_batch(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"], stats)
+    stats.resolve()
     return out.results, stats, out.seconds, out.oom, _WORKER["backend"].free_memory()
 
 

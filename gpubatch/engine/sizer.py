@@ -61,5 +61,10 @@ class BatchSizer:
         self._size = self._clamp(self._size)
 
     @property
+    def learning(self) -> bool:
+        """Whether batch timings still steer the size (then they must be synchronized)."""
+        return self.dynamic and not self._settled
+
+    @property
     def current(self) -> int:
         return self._size

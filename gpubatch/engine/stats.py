@@ -62,6 +62,17 @@ class StatsCollector:
 
     ops: dict[tuple[str, str], OpStats] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=dict)
+    pending: list = field(default_factory=list)  # (op stats, start event, end event) not yet read
+
+    def add_pending(self, st: OpStats, events: tuple) -> None:
+        self.pending.append((st, *events))
+
+    def resolve(self) -> None:
+        """Read deferred CUDA event pairs into GPU seconds (waits for those batches to finish)."""
+        for st, start, end in self.pending:
+            end.synchronize()
+            st.gpu_seconds += _elapsed(start, end)
+        self.pending.clear()
 
     def count_call(self, op: str) -> None:
         self.calls[op] = self.calls.get(op, 0) + 1
@@ -73,12 +84,14 @@ class StatsCollector:
         return self.ops[key]
 
     def merge(self, other: "StatsCollector") -> None:
+        other.resolve()
         for (op, device), st in other.ops.items():
             self.for_op(op, device).merge(st)
         for op, n in other.calls.items():
             self.calls[op] = self.calls.get(op, 0) + n
 
     def rows(self) -> list[OpStats]:
+        self.resolve()
         for s in self.ops.values():
             s.calls = self.calls.get(s.op, 0)
         active = (s for s in self.ops.values()
@@ -87,6 +100,12 @@ class StatsCollector:
 
     def to_json(self) -> str:
         return json.dumps({"ops": [s.as_dict() for s in self.rows()]}, indent=2)
+
+
+def _elapsed(start, end) -> float:
+    import cupy
+
+    return cupy.cuda.get_elapsed_time(start, end) / 1e3
 
 
 def render_table(stats: StatsCollector, title: str = "per-op statistics"):

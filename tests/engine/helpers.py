@@ -66,5 +66,5 @@ class FakeGpu(Backend):
         self.released = True
 
     @contextmanager
-    def timed(self):
+    def timed(self, sync=True):
         yield [0.0]
