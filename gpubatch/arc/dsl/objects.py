@@ -27,12 +27,14 @@ def labels(g: GridBatch, conn: int = 4, multi: bool = False, bg: bool = False):
 
 
 def sizes(xp, lab):
-    """Each cell's component size (0 for unlabelled cells), [B, 900]."""
+    """Each cell's component size (0 for unlabelled cells), [B, 900].
+
+    Unlabelled cells count into a spare bin of their own grid, so no single counter takes every
+    background cell's atomic add on the GPU."""
     n = lab.shape[0]
-    glob = xp.where(lab >= 0, xp.arange(n, dtype=xp.int32).reshape(n, 1) * (CELLS + 1) + lab, n * (CELLS + 1))
-    counts = xp.bincount(glob.ravel(), minlength=n * (CELLS + 1) + 1)
-    counts[-1] = 0
-    return counts[glob]
+    glob = xp.arange(n, dtype=xp.int32).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    counts = xp.bincount(glob.ravel(), minlength=n * (CELLS + 1))
+    return xp.where(lab >= 0, counts[glob], 0)
 
 
 def sizes_of(g: GridBatch, conn: int, multi: bool, bg: bool):

@@ -30,10 +30,17 @@ def gravity(g: GridBatch, dir: str) -> GridBatch:
     bg = background(g).reshape(-1, 1, 1)
     pre, post = _TURN[dir]
     t = gather(g, pre) if pre else g
-    r = xp.arange(MAX).reshape(1, MAX, 1)
-    key = xp.where(r >= t.h.reshape(-1, 1, 1), 2 * MAX + r, xp.where(_fg(t, bg), MAX + r, r))
-    order = xp.argsort(key, axis=1)
-    moved = GridBatch(xp.take_along_axis(t.data, order, axis=1), t.h, t.w)
+    n = len(t)
+    r = xp.arange(MAX, dtype=xp.int32).reshape(1, MAX, 1)
+    inside_rows = r < t.h.reshape(-1, 1, 1)
+    fg = _fg(t, bg) & inside_rows
+    # the k-th non-background cell of a column (top to bottom) lands on row h - count + k
+    dest = t.h.reshape(-1, 1, 1) - fg.sum(axis=1, keepdims=True, dtype=xp.int32) + xp.cumsum(fg, axis=1, dtype=xp.int32) - 1
+    out = xp.where(inside_rows & (t.data < PAD), bg, t.data).astype(xp.uint8).reshape(-1)
+    pos = xp.flatnonzero(fg)
+    col = pos % MAX
+    out[(pos // (MAX * MAX)) * (MAX * MAX) + dest.reshape(-1)[pos] * MAX + col] = t.data.reshape(-1)[pos]
+    moved = GridBatch(out.reshape(n, MAX, MAX), t.h, t.w)
     return gather(moved, post) if post else moved
 
 
