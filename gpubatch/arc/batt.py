@@ -89,9 +89,8 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
                 if not gs.expand(level):
                     break
         per_task = (time.perf_counter() - g0) / len(members)
-        evals = gs.evaluations // len(members)
         for i in members:
-            out[i] = _result(states[i], gs, prims, per_task, evals)
+            out[i] = _result(states[i], gs, prims, per_task, (states[i].states + 1) * K)
     return [out[i] for i in range(len(tasks))]
 
 

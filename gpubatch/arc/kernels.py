@@ -269,6 +269,13 @@ extern "C" __global__ void colour_counts(const unsigned char* __restrict__ data,
 """
 
 
+def memo(g: GridBatch, key: tuple, compute):
+    """A derived array of this batch, computed once: the primitives of one search step share many."""
+    if key not in g.memo:
+        g.memo[key] = compute()
+    return g.memo[key]
+
+
 def colour_counts(g: GridBatch):
     """Cells of each colour per grid, `[B, 10]` int (PAD not counted); memoized on the batch."""
     if "counts" not in g.memo and g.xp is not np:

@@ -232,6 +232,8 @@ class GroupSearch:
                     cache[steps[:n]] = steps[n - 1](cache[steps[:n - 1]])
             C = cache[steps]
             self.evaluations += T * self.K
+            for st in self.ts:
+                st.states += 1
             hashes = C.hash64().reshape(T, self.K)
             valid = (C.h > 0).reshape(T, self.K).all(axis=1)
             self._fits(len(steps), ids, ids, -1, C, hashes, valid, text=prog.text)

@@ -4,7 +4,7 @@ mix colours), bg (background-coloured cells take part; by default they are left 
 from __future__ import annotations
 
 from ..grids import CELLS, MAX, PAD, GridBatch
-from ..kernels import background, gather
+from ..kernels import background, gather, memo
 from ..labels import label
 from . import reference as ref
 from .geometry import bbox_params
@@ -104,6 +104,14 @@ def remove_singletons(g: GridBatch, conn: int, multi: bool, bg: bool) -> GridBat
 def fill_enclosed(g: GridBatch, c: int) -> GridBatch:
     """Background regions (4-connected) that do not touch the grid's border become colour c."""
     xp = g.xp
+    enclosed = memo(g, ("enclosed",), lambda: _enclosed(g))
+    return GridBatch(xp.where(enclosed, c, g.data.reshape(len(g), CELLS)).astype(xp.uint8).reshape(-1, MAX, MAX),
+                     g.h, g.w)
+
+
+def _enclosed(g: GridBatch):
+    """Cells of background regions that do not touch the border, [B, 900] (independent of the fill colour)."""
+    xp = g.xp
     n = len(g)
     lab = label(g, xp.full(n, -1, xp.int32), conn8=False, univalued=True)
     cells = xp.arange(CELLS)
@@ -113,8 +121,7 @@ def fill_enclosed(g: GridBatch, c: int) -> GridBatch:
     glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
     touched = xp.bincount(glob[border], minlength=n * (CELLS + 1))
     d = g.data.reshape(n, CELLS)
-    enclosed = (lab >= 0) & (d == background(g).reshape(n, 1)) & (touched[glob] == 0)
-    return GridBatch(xp.where(enclosed, c, d).astype(xp.uint8).reshape(n, MAX, MAX), g.h, g.w)
+    return (lab >= 0) & (d == background(g).reshape(n, 1)) & (touched[glob] == 0)
 
 
 @family("count_objects", "objects", ref.count_objects, CONN[:2])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..grids import MAX, PAD, GridBatch
-from ..kernels import background, gather
+from ..kernels import background, gather, memo
 from . import reference as ref
 from .colour import C, COLOURS
 from .registry import Param, family
@@ -50,7 +50,7 @@ def symmetrize(g: GridBatch, axis: str, c: int) -> GridBatch:
     xp = g.xp
     out = g
     for m in {"h": ("hmirror",), "v": ("vmirror",), "hv": ("vmirror", "hmirror", "rot180")}[axis]:
-        src = gather(out, m).data
+        src = memo(g, ("gather", m), lambda: gather(g, m)).data if out is g else gather(out, m).data
         data = xp.where((out.data == c) & (src != c) & (src < PAD), src, out.data).astype(xp.uint8)
         out = GridBatch(data, g.h, g.w)
     return out
@@ -61,13 +61,16 @@ def outline(g: GridBatch, c: int) -> GridBatch:
     """Background cells next to (8 neighbours) a non-background cell become colour c."""
     xp = g.xp
     bg = background(g).reshape(-1, 1, 1)
-    fg = _fg(g, bg)
-    near = xp.zeros_like(fg)
-    for di in (-1, 0, 1):
-        for dj in (-1, 0, 1):
-            if di or dj:
-                near |= _shifted(xp, fg, di, dj, False)
-    return GridBatch(xp.where((g.data == bg) & near, c, g.data).astype(xp.uint8), g.h, g.w)
+
+    def ring():  # background cells touching a non-background cell: the same for every c
+        fg = _fg(g, bg)
+        near = xp.zeros_like(fg)
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                if di or dj:
+                    near |= _shifted(xp, fg, di, dj, False)
+        return (g.data == bg) & near
+    return GridBatch(xp.where(memo(g, ("outline",), ring), c, g.data).astype(xp.uint8), g.h, g.w)
 
 
 @family("hollow", "other", ref.hollow)
