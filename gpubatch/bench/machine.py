@@ -65,17 +65,9 @@ def device_time(fn, repeats: int = 10, warmup: int = 2) -> float:
     """Median seconds of `fn` on the current GPU, timed with CUDA events after warm-up."""
     import cupy
 
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
-    return float(np.median(times))
+    from .runner import timed
+
+    return float(np.median(timed(fn, cupy, repeats, warmup)))
 
 
 def describe(gpus: int = 0) -> dict:

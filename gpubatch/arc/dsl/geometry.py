@@ -43,28 +43,20 @@ for _name, _doc in [
     _simple(_name, "size", _doc)
 
 
-@family("upscale", "size", ref.upscale, K, padded=True)
-def upscale(g: GridBatch, k: int) -> GridBatch:
-    """Each cell becomes a k x k block."""
-    return gather(g, "upscale", k)
+def _scaled(name: str, doc: str) -> None:
+    def fn(g: GridBatch, k: int) -> GridBatch:
+        return gather(g, name, k)
+    fn.__doc__ = doc
+    family(name, "size", getattr(ref, name), K, padded=True)(fn)
 
 
-@family("hupscale", "size", ref.hupscale, K, padded=True)
-def hupscale(g: GridBatch, k: int) -> GridBatch:
-    """Each cell repeated k times along its row."""
-    return gather(g, "hupscale", k)
-
-
-@family("vupscale", "size", ref.vupscale, K, padded=True)
-def vupscale(g: GridBatch, k: int) -> GridBatch:
-    """Each row repeated k times."""
-    return gather(g, "vupscale", k)
-
-
-@family("downscale", "size", ref.downscale, K, padded=True)
-def downscale(g: GridBatch, k: int) -> GridBatch:
-    """Keep rows and columns whose index is a multiple of k (the top-left cell of each block)."""
-    return gather(g, "downscale", k)
+for _name, _doc in [
+    ("upscale", "Each cell becomes a k x k block."),
+    ("hupscale", "Each cell repeated k times along its row."),
+    ("vupscale", "Each row repeated k times."),
+    ("downscale", "Keep rows and columns whose index is a multiple of k (the top-left cell of each block)."),
+]:
+    _scaled(_name, _doc)
 
 
 _TILES = ((1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (3, 3))
