@@ -2,6 +2,7 @@
 states the bytes it must move and the FLOPs it must do, so results can be set against the hardware peaks."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -127,5 +128,58 @@ def _arc_like(rng, b: int, corpus: list | None):
     return out
 
 
+_STDLIB: list = []
+
+
+def _stdlib_tensors() -> list:
+    """The running Python's standard library, parsed once (the analyze cases' corpus)."""
+    if not _STDLIB:
+        import sysconfig
+
+        from gpubatch.analyze.discover import discover
+        from gpubatch.analyze.job import parsed
+
+        root = sysconfig.get_paths()["stdlib"]
+        files = [p for p in discover([root]) if "site-packages" not in str(p)]
+        _STDLIB.extend(ft for ft in parsed(files, os.cpu_count() or 1, 4_000_000, None) if ft.error is None)
+    return _STDLIB
+
+
+def analyze_cases() -> list[Case]:
+    """The analyze stages on the standard library's node arrays: one item is one file."""
+    from gpubatch.analyze.batched import Thresholds, block_metrics, concat, rule_masks, to_device
+
+    class Files:
+        """b files' arrays on the device; `take(slice(0, n))` gives the first n files' arrays."""
+
+        def __init__(self, xp, files):
+            self.xp, self.files = xp, files
+            nodes, blocks = concat(files)
+            self.nodes, self.blocks = to_device(xp, nodes), to_device(xp, blocks)
+
+        def take(self, sl):
+            return Files(self.xp, self.files[sl])
+
+        def to(self, xp):
+            return Files(xp, self.files)
+
+        def __getitem__(self, k):
+            return (self.nodes, self.blocks)[k]
+
+    def make(xp, b, seed):
+        files = _stdlib_tensors()
+        return Files(xp, [files[i % len(files)] for i in range(b)])
+
+    def item(d, k):
+        return d.take(slice(k, k + 1))
+
+    nodes_per_file = 3700  # mean over CPython 3.11's stdlib, for GB/s
+    th = Thresholds(banned_calls=("os.system", "pickle.loads"), banned_imports=("telnetlib",))
+    return [Case("analyze_metrics", "analyze", make, lambda xp, d: block_metrics(xp, *d), item,
+                 nodes_per_file * 8 * 8, 0, 1 << 14, 64),
+            Case("analyze_rules", "analyze", make, lambda xp, d: rule_masks(xp, d[0], th), item,
+                 nodes_per_file * 8 * 6, 0, 1 << 14, 64)]
+
+
 def all_cases(corpus: list | None = None) -> list[Case]:
-    return elementwise_cases() + matmul_cases() + arc_cases(corpus)
+    return elementwise_cases() + matmul_cases() + arc_cases(corpus) + analyze_cases()

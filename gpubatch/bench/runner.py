@@ -116,13 +116,24 @@ def end_to_end(case: Case, batch: int, repeats: int) -> Measurement:
 
     def run():
         dev = [cupy.asarray(a) for a in host] if isinstance(host, list) else host.to(cupy)
-        res = case.run(cupy, dev)
-        res = res.data if hasattr(res, "data") and not isinstance(res, cupy.ndarray) else res
-        cupy.asnumpy(res)
+        _to_host(cupy, case.run(cupy, dev))
     m = Measurement(case.name, case.group, "cuda:0", "end_to_end", batch, items=batch,
                     bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item)
     m.samples = timed(run, cupy, repeats, 1)
     return m
+
+
+def _to_host(cupy, res):
+    """Copy every array of a result back to the host (results are arrays, GridBatches, tuples, dicts)."""
+    if isinstance(res, cupy.ndarray):
+        return cupy.asnumpy(res)
+    if isinstance(res, dict):
+        return {k: _to_host(cupy, v) for k, v in res.items()}
+    if isinstance(res, (tuple, list)):
+        return [_to_host(cupy, v) for v in res]
+    if hasattr(res, "data") and hasattr(res, "h"):
+        return _to_host(cupy, (res.data, res.h, res.w))
+    return res
 
 
 def executor_overhead(case: Case, batch: int, repeats: int) -> tuple[Measurement, Measurement]:

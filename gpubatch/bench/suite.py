@@ -53,8 +53,8 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> B
         cases = selected(plan, corpus)
     for case in cases:
         cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
-        res.measurements += measure(case, np, "cpu", cpu_sizes, min(reps, 3), 1,
-                                    loop_items=min(32, case.quick_batch * 4))
+        loops = 0 if case.group == "analyze" else min(32, case.quick_batch * 4)
+        res.measurements += measure(case, np, "cpu", cpu_sizes, min(reps, 3), 1, loop_items=loops)
         if case.group.startswith("arc") and case.name != "arc_components":
             res.measurements.append(reference_loop(case, 300 if quick else 2000))
         if plan.gpus:
@@ -62,7 +62,8 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> B
 
             free = cupy.cuda.Device().mem_info[0]
             sizes = sizes_for(case, free / 8, factor=8 if case.group.startswith("arc") else 2)
-            ms = measure(case, cupy, "cuda:0", sizes, reps, plan.warmup, loop_items=100)
+            ms = measure(case, cupy, "cuda:0", sizes, reps, plan.warmup,
+                         loop_items=0 if case.group == "analyze" else 100)
             res.measurements += ms
             best = max((m for m in ms if m.mode == "batched"), key=lambda m: m.items_per_s)
             res.measurements.append(end_to_end(case, best.batch, max(3, reps // 2)))

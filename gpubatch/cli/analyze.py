@@ -1,20 +1,91 @@
-"""`gpubatch analyze`: batch static analysis of Python trees (issue 6, not built yet).
-
-The command exists so that scripts and `--help` see the final interface; until the job lands it says so
-plainly and exits 2 rather than pretending to pass a build.
-"""
+"""`gpubatch analyze PATH...`: batch static analysis of Python trees, for people and for CI."""
 from pathlib import Path
-from typing import Annotated, List
+from typing import Annotated, List, Optional
 
 import typer
+from rich.table import Table
 
-from .common import RunContext, UserError, job_command
+from .common import RunContext, UserError, job_command, write_atomic
+
+FAIL_ON = ("never", "info", "warning", "error")
 
 
 def register(app: typer.Typer) -> None:
     @job_command(app, "analyze")
-    def analyze(run: RunContext,
-                paths: Annotated[List[Path], typer.Argument(help="Files or directories to analyse.")]) -> int:
-        """Static analysis of Python source trees (metrics, rules, SARIF) - not available in this version."""
-        raise UserError("gpubatch analyze is not available in this version yet; nothing was analysed "
-                        f"({len(paths)} path(s) given)")
+    def analyze(
+        run: RunContext,
+        paths: Annotated[List[Path], typer.Argument(help="Files or directories to analyse.")],
+        format_: Annotated[str, typer.Option("--format", help="text, json, sarif or github.")] = "text",
+        output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report here "
+                                                       "(atomically) instead of stdout.")] = None,
+        fail_on: Annotated[Optional[str], typer.Option(help="never, info, warning or error: exit 1 when a "
+                                                       "finding reaches it.")] = None,
+        include: Annotated[Optional[List[str]], typer.Option(help="Only files matching this glob.")] = None,
+        exclude: Annotated[Optional[List[str]], typer.Option(help="Skip files or folders matching this glob.")] = None,
+        default_excludes: Annotated[bool, typer.Option("--default-excludes/--no-default-excludes")] = True,
+        gitignore: Annotated[bool, typer.Option("--gitignore/--no-gitignore", help="Honour .gitignore.")] = True,
+        jobs: Annotated[Optional[int], typer.Option(min=0, help="Parser processes (0: CPU count).")] = None,
+        cache: Annotated[bool, typer.Option("--cache/--no-cache", help="Reuse parsed tensors of unchanged "
+                                            "files.")] = True,
+        select: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
+        ignore: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
+    ) -> int:
+        """Metrics (complexity as radon counts it), rules under familiar codes, reports, exit codes."""
+        from gpubatch.analyze.batched import Thresholds
+        from gpubatch.analyze.discover import discover
+        from gpubatch.analyze.job import LEVELS, Policy, run_analyze
+        from gpubatch.analyze.report import FORMATS
+
+        cfg = run.cfg
+        if format_ not in FORMATS:
+            raise UserError(f"--format {format_!r}: expected one of {', '.join(FORMATS)}")
+        level = fail_on or cfg.get("analyze.fail_on")
+        if level not in FAIL_ON:
+            raise UserError(f"--fail-on {level!r}: expected one of {', '.join(FAIL_ON)}")
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise UserError(f"no such file or directory: {', '.join(missing)}")
+        split = (lambda s: tuple(x.strip().upper() for x in s.split(",") if x.strip()))
+        policy = Policy(
+            Thresholds(cfg.get("analyze.max_complexity"), cfg.get("analyze.max_function_lines"),
+                       cfg.get("analyze.max_nesting"), cfg.get("analyze.max_params"),
+                       tuple(cfg.get("analyze.rules.banned_calls")), tuple(cfg.get("analyze.rules.banned_imports"))),
+            split(select) if select else tuple(cfg.get("analyze.select")),
+            split(ignore) if ignore else tuple(cfg.get("analyze.ignore")),
+            tuple(cfg.get("analyze.severity").items()),
+            tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()))
+        files = discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
+                         gitignore and cfg.get("analyze.respect_gitignore"),
+                         default_excludes and cfg.get("analyze.default_excludes"))
+        cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
+        # a file's arrays are ~100x its node count in bytes: 256 files a batch keeps a run under 1 GB
+        batch = min(256, cfg.get("gpu.batch.max_size"))
+        with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
+            result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
+                                 cfg.get("analyze.max_file_bytes"), cache_dir)
+        report = FORMATS[format_](result)
+        if output:
+            write_atomic(output, report)
+        elif report:
+            typer.echo(report, nl=False)
+        if format_ == "text" and not run.quiet:
+            render_summary(run, result)
+        worst = max((LEVELS[f.severity] for f in result.findings), default=0)
+        return 1 if worst >= LEVELS[level] else 0
+
+
+def render_summary(run: RunContext, result) -> None:
+    from gpubatch.analyze.report.summary import summary
+
+    s = summary(result)
+    run.err.print(f"gpubatch analyze: {s['files']} files, {s['lines']:,} lines, {s['findings']} findings, "
+                  f"{s['errors']} unreadable, {s['seconds']:.2f} s", highlight=False)
+    t = Table()
+    t.add_column("rule")
+    t.add_column("count", justify="right")
+    for code, n in s["by_rule"].items():
+        t.add_row(code, str(n))
+    run.err.print(t)
+    if s["most_complex"] and run.verbose:
+        run.err.print("most complex: " + ", ".join(f"{m['path']}:{m['line']} {m['name']} ({m['complexity']})"
+                                                   for m in s["most_complex"][:5]), highlight=False)

@@ -93,8 +93,3 @@ def test_cpu_never_imports_cupy(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert proc.returncode == 0, proc.stderr
-
-
-def test_analyze_says_plainly_it_is_not_available(tmp_path):
-    result = runner.invoke(app, ["analyze", str(tmp_path), "--device", "cpu"])
-    assert result.exit_code == 2 and "not available" in result.output

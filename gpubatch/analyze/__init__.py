@@ -1,0 +1,1 @@
+"""gpubatch analyze: discovery, parse + tensorize, batched metrics and rules, reporters."""

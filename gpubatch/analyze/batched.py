@@ -1,0 +1,134 @@
+"""Metrics and rules over a whole batch of files' node arrays at once, written against `xp`.
+
+Complexity follows `radon cc` (6.x): a block starts at 1 and adds, for nodes its visitor reaches, 1 per
+if / if-expression / assert, 1 (+1 with `else`) per for / while, handlers (+1 with `else`) per try, values-1 per
+boolean operator, 1 + ifs per comprehension, cases (minus a capture-all case) per match. A class is its body's
+decisions + its methods' complexities, averaged over methods as radon reports it. Every sum is one bincount
+over the batch; every rule is one mask over the batch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tensorize import COLUMNS, F_BARE_EXCEPT, F_BOOL, F_EQ, F_NONE, KIND, R_DEFAULT, R_IN_DEFAULT, FileTensors, qhash
+
+_N = max(KIND.values()) + 1
+BASE, CA, CB = (np.zeros(_N, np.int64) for _ in range(3))
+for _k, (_base, _ca, _cb) in {"If": (1, 0, 0), "IfExp": (1, 0, 0), "Assert": (1, 0, 0), "For": (1, 0, 1),
+                              "AsyncFor": (1, 0, 1), "While": (1, 0, 1), "Try": (0, 1, 1), "BoolOp": (-1, 1, 0),
+                              "comprehension": (1, 1, 0), "Match": (0, 1, -1)}.items():
+    if _k in KIND:
+        BASE[KIND[_k]], CA[KIND[_k]], CB[KIND[_k]] = _base, _ca, _cb
+MUTABLE = [KIND[k] for k in ("List", "Dict", "Set", "ListComp", "DictComp", "SetComp") if k in KIND]
+IMMUTABLE_CALLS = [qhash(n) for n in ("tuple", "frozenset", "int", "float", "complex", "bool", "str", "bytes",
+                                      "range", "types.MappingProxyType", "re.compile",
+                                      "operator.attrgetter", "operator.itemgetter", "operator.methodcaller",
+                                      "decimal.Decimal", "fractions.Fraction", "pathlib.Path", "datetime.timedelta")]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    max_complexity: int = 10
+    max_function_lines: int = 100
+    max_nesting: int = 5
+    max_params: int = 8
+    banned_calls: tuple[str, ...] = ()
+    banned_imports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Block:
+    file: int
+    kind: str  # F function, M method, C class
+    name: str
+    line: int
+    col: int
+    end_line: int
+    complexity: int
+    params: int
+    nesting: int
+
+
+def concat(files: list[FileTensors]):
+    """One set of arrays for the batch: node columns with global parent/owner indices, and block tables."""
+    counts = np.asarray([0 if ft.table is None else len(ft.table) for ft in files], np.int64)
+    nblocks = np.asarray([len(ft.blocks) for ft in files], np.int64)
+    tables = [ft.table for ft in files if ft.table is not None and len(ft.table)]
+    big = np.concatenate(tables) if tables else np.zeros((0, len(COLUMNS)), np.int64)
+    node_off = np.repeat(np.cumsum(counts) - counts, counts)
+    block_off = np.repeat(np.cumsum(nblocks) - nblocks, counts)
+    nodes = {c: big[:, k] for k, c in enumerate(COLUMNS)}
+    nodes["parent"] = np.where(nodes["parent"] >= 0, nodes["parent"] + node_off, -1)
+    nodes["owner"] = np.where(nodes["owner"] >= 0, nodes["owner"] + block_off, -1)
+    nodes["file"] = np.repeat(np.arange(len(files)), counts)
+    rows = [b for ft in files for b in ft.blocks]
+    bfile = np.repeat(np.arange(len(files)), nblocks)
+    boff = np.repeat(np.cumsum(nblocks) - nblocks, nblocks)
+    noff = np.repeat(np.cumsum(counts) - counts, nblocks)
+    owner = np.asarray([b[5] for b in rows], np.int64)
+    blocks = {"is_class": np.asarray([b[0] == "C" for b in rows], bool),
+              "owner": np.where(owner >= 0, owner + boff, -1) if len(rows) else owner,
+              "params": np.asarray([b[6] for b in rows], np.int64),
+              "node": np.asarray([b[7] for b in rows], np.int64) + noff, "file": bfile}
+    return nodes, blocks
+
+
+def block_metrics(xp, nodes: dict, blocks: dict):
+    """Complexity, nesting depth and lines of every block; arrays on `xp`."""
+    kind, owner, dead = nodes["kind"], nodes["owner"], nodes["dead"].astype(bool)
+    nb = len(blocks["owner"])
+    w = xp.asarray(BASE)[kind] + xp.asarray(CA)[kind] * nodes["a"] + xp.asarray(CB)[kind] * nodes["b"]
+    w = xp.where(kind == KIND.get("Match", -1), xp.maximum(w, 0), w)
+    w = xp.where(dead | (owner < 0), 0, w)
+    own = xp.bincount(xp.where(owner >= 0, owner, nb), weights=w, minlength=nb + 1)[:nb].astype(xp.int64)
+    is_class = blocks["is_class"]
+    complexity = 1 + own
+    methods = (~is_class) & (blocks["owner"] >= 0) & is_class[xp.maximum(blocks["owner"], 0)]
+    cls_of = xp.where(methods, blocks["owner"], nb)
+    method_sum = xp.bincount(cls_of, weights=xp.where(methods, complexity, 0), minlength=nb + 1)[:nb]
+    n_methods = xp.bincount(cls_of, minlength=nb + 1)[:nb]
+    real = complexity + method_sum.astype(xp.int64)
+    avg = xp.where(n_methods > 0, (real // xp.maximum(n_methods, 1)) + (n_methods > 1), real)
+    complexity = xp.where(is_class, avg, complexity)
+    # deepest statement nesting per block: segment max via sort
+    key = xp.where(owner >= 0, owner, nb) * 4096 + xp.minimum(nodes["nest"], 4095)
+    srt = xp.sort(key)
+    last = xp.concatenate([srt[1:] // 4096 != srt[:-1] // 4096, xp.ones(1, bool)]) if len(srt) else srt > 0
+    nest = xp.zeros(nb + 1, xp.int64)
+    nest[srt[last] // 4096] = srt[last] % 4096
+    return complexity, nest[:nb], methods
+
+
+def rule_masks(xp, nodes: dict, th: Thresholds) -> dict[str, object]:
+    """Node-level rules as boolean masks over the batch."""
+    kind, flags, role, qn = nodes["kind"], nodes["flags"], nodes["role"], nodes["qname"]
+    parent = nodes["parent"]
+    pk = xp.where(parent >= 0, kind[xp.maximum(parent, 0)], -1)
+    pf = xp.where(parent >= 0, flags[xp.maximum(parent, 0)], 0)
+    is_call = kind == KIND["Call"]
+    cmp_const = (kind == KIND["Constant"]) & (pk == KIND["Compare"]) & ((pf & F_EQ) > 0)
+    out = {
+        "E722": (kind == KIND["ExceptHandler"]) & ((flags & F_BARE_EXCEPT) > 0),
+        "B006": (role == R_DEFAULT) & xp.isin(kind, xp.asarray(MUTABLE)),
+        "B008": ((role == R_DEFAULT) | (role == R_IN_DEFAULT)) & is_call & ~xp.isin(qn, xp.asarray(IMMUTABLE_CALLS, dtype=xp.int64)),
+        "S307": is_call & (qn == qhash("eval")),
+        "S102": is_call & (qn == qhash("exec")),
+        "E711": cmp_const & ((flags & F_NONE) > 0),
+        "E712": cmp_const & ((flags & F_BOOL) > 0),
+    }
+    if th.banned_calls:
+        out["GB201"] = is_call & xp.isin(qn, xp.asarray([qhash(n) for n in th.banned_calls], dtype=xp.int64))
+    if th.banned_imports:
+        imp = (kind == KIND["Import"]) | (kind == KIND["ImportFrom"])
+        out["GB202"] = imp & xp.isin(qn, xp.asarray([qhash(n) for n in th.banned_imports], dtype=xp.int64))
+    return out
+
+
+def to_device(xp, arrays: dict) -> dict:
+    return {k: xp.asarray(v) for k, v in arrays.items()}
+
+
+def host(xp, a) -> np.ndarray:
+    return a if xp is np else xp.asnumpy(a)

@@ -1,0 +1,216 @@
+"""The analyze job: discover, parse in a process pool (cached by content), run batched metrics and rules
+through the engine, filter findings (select/ignore, per-file ignores, noqa) and summarise."""
+from __future__ import annotations
+
+import fnmatch
+import functools
+import itertools
+import os
+import time
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..engine import BatchExecutor, BatchOp
+from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
+from .cache import TensorCache
+from .tensorize import FileTensors, tensorize
+
+SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
+            "GB202": "error", "E722": "warning", "B006": "warning", "B008": "warning", "E711": "warning",
+            "E712": "warning", "C901": "warning", "GB101": "info", "GB102": "info", "GB103": "info"}
+RULES = {
+    "E999": ("syntax-error", "The file does not parse."),
+    "E902": ("io-error", "The file cannot be read, is binary, or is larger than analyze.max_file_bytes."),
+    "E722": ("bare-except", "Do not use bare `except`: it also catches KeyboardInterrupt and SystemExit."),
+    "B006": ("mutable-argument-default", "A mutable default argument is shared between calls."),
+    "B008": ("function-call-in-default-argument", "A call in a default argument runs once, at definition."),
+    "S307": ("suspicious-eval-usage", "`eval` runs arbitrary code; use ast.literal_eval for data."),
+    "S102": ("exec-builtin", "`exec` runs arbitrary code."),
+    "E711": ("none-comparison", "Compare with None using `is` / `is not`."),
+    "E712": ("true-false-comparison", "Compare with True/False by truth value or `is`."),
+    "C901": ("complex-structure", "Cyclomatic complexity (as radon cc counts it) above analyze.max_complexity."),
+    "GB101": ("function-too-long", "Function longer than analyze.max_function_lines."),
+    "GB102": ("nesting-too-deep", "Statements nested deeper than analyze.max_nesting."),
+    "GB103": ("too-many-parameters", "More parameters than analyze.max_params."),
+    "GB201": ("banned-call", "A call listed in analyze.rules.banned_calls."),
+    "GB202": ("banned-import", "An import listed in analyze.rules.banned_imports."),
+}
+LEVELS = {"info": 1, "warning": 2, "error": 3, "never": 99}
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    severity: str
+    end_line: int = 0
+    end_col: int = 0
+
+
+@dataclass(frozen=True)
+class FileReport:
+    path: str
+    findings: tuple[Finding, ...]
+    blocks: tuple[Block, ...]
+    raw: dict
+    nodes: int
+    error: str | None = None
+    cached: bool = False
+
+
+@dataclass
+class AnalyzeResult:
+    files: list[FileReport] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.files for f in r.findings]
+
+
+@dataclass(frozen=True)
+class Policy:
+    thresholds: Thresholds
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def enabled(self, code: str, path: str) -> bool:
+        if self.select and not any(code.startswith(s) for s in self.select):
+            return False
+        if any(code.startswith(s) for s in self.ignore):
+            return False
+        for glob, codes in self.per_file_ignores:
+            if fnmatch.fnmatch(path, glob) and any(code.startswith(c) for c in codes):
+                return False
+        return True
+
+    def level(self, code: str) -> str:
+        return dict(self.severity).get(code, SEVERITY.get(code, "warning"))
+
+
+def _analyze_batch(files: list[FileTensors], backend, policy: Policy) -> list[FileReport]:
+    """The engine op: one batch of files' arrays through every metric and rule."""
+    xp = backend.xp
+    good = [f for f in files if f.error is None]
+    nodes_h, blocks_h = concat(good)
+    nodes, blocks = to_device(xp, nodes_h), to_device(xp, blocks_h)
+    complexity, nesting, methods = (host(xp, a) for a in block_metrics(xp, nodes, blocks))
+    masks = {code: host(xp, xp.flatnonzero(m)) for code, m in rule_masks(xp, nodes, policy.thresholds).items()}
+    per_file: dict[int, list[Finding]] = {i: [] for i in range(len(good))}
+    blocks_of: dict[int, list[Block]] = {i: [] for i in range(len(good))}
+    th = policy.thresholds
+    for code, idx in masks.items():
+        for i in idx:
+            f = int(nodes_h["file"][i])
+            per_file[f].append(_finding(good[f], code, nodes_h, int(i), policy))
+    offset = 0
+    for f, ft in enumerate(good):
+        for k, b in enumerate(ft.blocks):
+            g = offset + k
+            is_method = bool(methods[g])
+            top = b[5] < 0 or is_method and ft.blocks[b[5]][5] < 0
+            kind = "C" if b[0] == "C" else ("M" if is_method else "F")
+            blk = Block(f, kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]))
+            if top:
+                blocks_of[f].append(blk)
+            if b[0] == "C":
+                continue
+            for code, value, limit in (("C901", blk.complexity, th.max_complexity),
+                                       ("GB101", b[4] - b[2] + 1, th.max_function_lines),
+                                       ("GB102", blk.nesting, th.max_nesting), ("GB103", b[6], th.max_params)):
+                if value > limit:
+                    per_file[f].append(_block_finding(ft, code, blk, value, limit, policy))
+        offset += len(ft.blocks)
+    out, gi = [], 0
+    for ft in files:
+        if ft.error is not None:
+            code, msg, line, col = ft.error
+            fnd = [Finding(ft.path, line, col, code, msg, policy.level(code))] if policy.enabled(code, ft.path) else []
+            out.append(FileReport(ft.path, tuple(fnd), (), {}, 0, msg))
+            continue
+        keep = tuple(sorted((x for x in per_file[gi] if _kept(x, ft, policy)), key=lambda x: (x.line, x.col, x.code)))
+        out.append(FileReport(ft.path, keep, tuple(blocks_of[gi]), ft.raw, len(ft.nodes["kind"]), None, ft.cached))
+        gi += 1
+    return out
+
+
+_MESSAGES = {"E722": "Do not use bare `except`", "B006": "Do not use mutable data structures for argument defaults",
+             "B008": "Do not perform function call in argument defaults", "S307": "Use of possibly insecure "
+             "function; consider using `ast.literal_eval`", "S102": "Use of `exec` detected",
+             "E711": "Comparison to `None` should be `cond is None`", "E712": "Avoid equality comparisons to "
+             "`True` or `False`", "GB201": "Call to a banned function", "GB202": "Import of a banned module"}
+
+
+def _finding(ft: FileTensors, code: str, nodes: dict, i: int, policy: Policy) -> Finding:
+    return Finding(ft.path, int(nodes["line"][i]), int(nodes["col"][i]), code, _MESSAGES[code], policy.level(code),
+                   int(nodes["end_line"][i]), int(nodes["end_col"][i]))
+
+
+def _block_finding(ft, code, blk: Block, value: int, limit: int, policy: Policy) -> Finding:
+    what = {"C901": "is too complex", "GB101": "is too long (lines)", "GB102": "nests too deep",
+            "GB103": "has too many parameters"}[code]
+    return Finding(ft.path, blk.line, blk.col, code, f"`{blk.name}` {what} ({value} > {limit})", policy.level(code),
+                   blk.end_line, 0)
+
+
+def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
+    if not policy.enabled(f.code, f.path):
+        return False
+    codes = ft.noqa.get(f.line)
+    return codes is None or (codes and not any(f.code.startswith(c) for c in codes))
+
+
+def _parse_one(path: str, max_bytes: int, cache_dir: str | None) -> FileTensors:
+    cache = TensorCache(cache_dir) if cache_dir else None
+    if cache is not None:
+        hit = cache.lookup(path, max_bytes)
+        if hit is not None:
+            return hit
+    ft = tensorize(path, max_bytes)
+    if cache is not None and ft.error is None:
+        cache.store(ft)
+    return ft
+
+
+def _parse_many(paths: list[str], max_bytes: int, cache_dir: str | None) -> list[FileTensors]:
+    return [_parse_one(p, max_bytes, cache_dir) for p in paths]
+
+
+def parsed(paths: Iterable[Path], jobs: int, max_bytes: int, cache_dir: str | None,
+           chunk: int = 16) -> Iterator[FileTensors]:
+    """Parse files in a process pool, in order, with a bounded number of chunks in flight (so a large
+    tree is never all in memory)."""
+    names = (str(p) for p in paths)
+    if jobs <= 1:
+        for name in names:
+            yield _parse_one(name, max_bytes, cache_dir)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        pending: deque = deque()
+        while True:
+            batch = list(itertools.islice(names, chunk))
+            if batch:
+                pending.append(pool.submit(_parse_many, batch, max_bytes, cache_dir))
+            if not pending:
+                return
+            if len(pending) >= 4 * jobs or not batch:
+                yield from pending.popleft().result()
+
+
+def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, jobs: int = 0,
+                max_bytes: int = 4_000_000, cache_dir: str | None = None) -> AnalyzeResult:
+    t0 = time.perf_counter()
+    jobs = jobs or os.cpu_count() or 1
+    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy))
+    res = AnalyzeResult()
+    res.files = executor.run_all(op, parsed(paths, jobs, max_bytes, cache_dir), label="files")
+    res.seconds = time.perf_counter() - t0
+    return res

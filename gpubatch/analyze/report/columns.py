@@ -1,0 +1,24 @@
+"""Columns as characters: the syntax tree counts UTF-8 bytes, people and SARIF count characters."""
+from functools import lru_cache
+from pathlib import Path
+
+
+@lru_cache(maxsize=256)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8", errors="replace").splitlines())
+    except OSError:
+        return ()
+
+
+def line_text(path: str, line: int) -> str:
+    lines = _lines(path)
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def char_col(path: str, line: int, byte_col: int) -> int:
+    """1-based character column of a 0-based UTF-8 byte offset on that line."""
+    text = line_text(path, line)
+    if text.isascii():
+        return byte_col + 1
+    return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore")) + 1

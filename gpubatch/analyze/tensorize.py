@@ -1,0 +1,227 @@
+"""Parse one file (never import or run it) and flatten its syntax tree into arrays.
+
+Runs in a worker process. Per node: kind, parent, line and column span, the block (function or class)
+that owns it for complexity as `radon cc` counts it, whether radon's visitor skips it ("dead": decorators,
+signatures, assert bodies), two small counts the decision rules need, role and flag bits the rules need,
+and a 64-bit hash of the qualified name of calls and imports. A file that cannot be read or parsed becomes
+a record with an error, not an exception.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import re
+import sys
+import tokenize
+from dataclasses import dataclass, field
+
+import numpy as np
+
+KINDS = sorted(c.__name__ for c in (*ast.AST.__subclasses__(), *[s for b in ast.AST.__subclasses__()
+                                                                   for s in b.__subclasses__()]))
+KIND = {name: i for i, name in enumerate(dict.fromkeys(KINDS))}
+COLUMNS = ("kind", "parent", "line", "col", "end_line", "end_col", "owner", "dead", "a", "b", "role", "flags",
+           "nest", "qname")
+F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ = 1, 2, 4, 8
+R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS = 1, 2, 3  # a def's default value, a node inside one, a def's arguments
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+VERSION = "5"
+
+
+def qhash(name: str) -> int:
+    """Signed 64-bit hash of a dotted name (shared by the tensorizer and the rules' config)."""
+    return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "little", signed=True)
+
+
+@dataclass
+class FileTensors:
+    path: str
+    sha: str = ""
+    nodes: dict = field(default_factory=dict)  # column -> array (views into `table`)
+    table: np.ndarray | None = None  # [nodes, len(COLUMNS)] int64
+    blocks: list = field(default_factory=list)  # [kind, name, line, col, end_line, owner, params, node]
+    noqa: dict = field(default_factory=dict)  # line -> list of codes (empty list: all)
+    raw: dict = field(default_factory=dict)
+    error: tuple | None = None  # (code, message, line, col)
+    cached: bool = False
+
+
+class _Flatten:
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.rows: list[list[int]] = []
+        self.blocks: list[list] = []
+        self.aliases = aliases
+
+    def add(self, node: ast.AST, parent: int, owner: int, dead: bool, role: int, nest: int) -> int:
+        a = b = flags = 0
+        qn = 0
+        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            a, b = len(node.handlers), int(bool(node.orelse))
+        elif isinstance(node, ast.BoolOp):
+            a = len(node.values)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            b = int(bool(node.orelse))
+        elif isinstance(node, ast.comprehension):
+            a = len(node.ifs)
+        elif isinstance(node, ast.Match):
+            a = len(node.cases)
+            b = int(any(getattr(c.pattern, "pattern", False) is None for c in node.cases))
+        elif isinstance(node, ast.ExceptHandler) and node.type is None and not _reraises(node):
+            flags |= F_BARE_EXCEPT  # like ruff: a bare except that re-raises is fine
+        elif isinstance(node, ast.Constant):
+            flags |= F_NONE if node.value is None else F_BOOL if isinstance(node.value, bool) else 0
+        elif isinstance(node, ast.Compare):
+            flags |= F_EQ if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops) else 0
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name:
+                head, _, rest = name.partition(".")
+                qn = qhash(self.aliases.get(head, head) + ("." + rest if rest else ""))
+        elif isinstance(node, ast.Import):
+            qn = qhash(node.names[0].name)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            qn = qhash(node.module)
+        self.rows.append([KIND.get(type(node).__name__, 0), parent, getattr(node, "lineno", 0),
+                          getattr(node, "col_offset", 0), getattr(node, "end_lineno", 0) or 0,
+                          getattr(node, "end_col_offset", 0) or 0, owner, int(dead), a, b, role, flags, nest, qn])
+        return len(self.rows) - 1
+
+    def walk(self, node: ast.AST, parent: int, owner: int, dead: bool, role: int, nest: int) -> None:
+        me = self.add(node, parent, owner, dead, role, nest)
+        is_def = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not dead
+        if is_def:
+            kind = "C" if isinstance(node, ast.ClassDef) else "F"
+            params = 0 if kind == "C" else _params(node.args)
+            self.blocks.append([kind, node.name, node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                                owner, params, me])
+            inner = len(self.blocks) - 1
+            for fname, value in ast.iter_fields(node):
+                children = value if isinstance(value, list) else [value]
+                for child in children:
+                    if isinstance(child, ast.AST):
+                        in_body = fname == "body"
+                        role = R_DEF_ARGS if fname == "args" else 0
+                        self.walk(child, me, inner if in_body else owner, not in_body, role, 0)
+            return
+        child_nest = nest + 1 if isinstance(node, _COMPOUND) else nest
+        child_dead = dead or isinstance(node, ast.Assert)
+        defaults = set()
+        if isinstance(node, ast.arguments) and role == R_DEF_ARGS:  # lambdas' defaults are not checked
+            defaults = {id(d) for d in node.defaults} | {id(d) for d in node.kw_defaults if d is not None}
+        inner_role = R_IN_DEFAULT if role in (R_DEFAULT, R_IN_DEFAULT) and not isinstance(node, ast.Lambda) else 0
+        elif_child = (node.orelse[0] if isinstance(node, ast.If) and len(node.orelse) == 1
+                      and isinstance(node.orelse[0], ast.If) else None)
+        for child in ast.iter_child_nodes(node):
+            self.walk(child, me, owner, child_dead, R_DEFAULT if id(child) in defaults else inner_role,
+                      nest if child is elif_child else child_nest)
+
+
+def _reraises(handler: ast.ExceptHandler) -> bool:
+    """Whether the handler's body re-raises with a bare `raise` at its top level (as ruff exempts it)."""
+    return any(isinstance(n, ast.Raise) and n.exc is None for n in handler.body)
+
+
+def _dotted(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id, *reversed(parts)])
+    return ""
+
+
+def _params(args: ast.arguments) -> int:
+    return (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs) + (args.vararg is not None)
+            + (args.kwarg is not None))
+
+
+def _aliases(tree: ast.AST) -> dict[str, str]:
+    """Local name -> qualified name from `import x as y` and `from x import y`."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _raw_and_noqa(text: str, statements: int) -> tuple[dict, dict]:
+    """Line counts and `# noqa` comments from a line scan (no tokenizer: it costs as much as parsing).
+
+    comments: lines whose first non-blank character is `#`; sloc: lines that are neither blank nor
+    comment-only; lloc: statements in the syntax tree. A `#` inside a string can mislead the noqa scan,
+    as it does in flake8's."""
+    lines = text.splitlines()
+    blank = comments = 0
+    noqa: dict[int, list[str]] = {}
+    for no, ln in enumerate(lines, 1):
+        st = ln.strip()
+        if not st:
+            blank += 1
+        elif st.startswith("#"):
+            comments += 1
+        if "#" in ln and "noqa" in ln.lower():
+            m = _NOQA.search(ln)
+            if m:
+                noqa[no] = re.split(r"[,\s]+", m.group("codes").upper()) if m.group("codes") else []
+    raw = {"loc": len(lines), "lloc": statements, "sloc": len(lines) - blank - comments, "comments": comments,
+           "blank": blank}
+    return raw, noqa
+
+
+def tensorize(path: str, max_bytes: int = 4_000_000) -> FileTensors:
+    """Read, parse and flatten one file; problems become `error` (E902 unreadable, E999 syntax)."""
+    ft = FileTensors(path)
+    try:
+        data = open(path, "rb").read(max_bytes + 1)
+    except OSError as exc:
+        ft.error = ("E902", f"cannot read file: {exc.strerror or exc}", 1, 0)
+        return ft
+    ft.sha = hashlib.sha256(data).hexdigest()
+    if len(data) > max_bytes:
+        ft.error = ("E902", f"file larger than analyze.max_file_bytes ({max_bytes} bytes)", 1, 0)
+        return ft
+    if b"\0" in data[:8192]:
+        ft.error = ("E902", "binary file (NUL bytes)", 1, 0)
+        return ft
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        ft.error = ("E902", f"cannot decode: {exc}", 1, 0)
+        return ft
+    return tensorize_text(ft, text)
+
+
+def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
+    try:
+        tree = ast.parse(text, filename=ft.path)
+    except SyntaxError as exc:
+        ft.error = ("E999", f"SyntaxError: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
+        return ft
+    except (RecursionError, MemoryError, ValueError) as exc:
+        ft.error = ("E999", f"cannot parse: {type(exc).__name__} (nesting too deep?)", 1, 0)
+        return ft
+    flat = _Flatten(_aliases(tree))
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, 20_000))
+        flat.walk(tree, -1, -1, False, 0, 0)
+    except RecursionError:
+        ft.error = ("E999", "syntax tree too deep to flatten", 1, 0)
+        return ft
+    finally:
+        sys.setrecursionlimit(limit)
+    arr = np.asarray(flat.rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+    ft.table = arr
+    ft.nodes = {c: arr[:, k] for k, c in enumerate(COLUMNS)}
+    ft.blocks = flat.blocks
+    stmt_kinds = np.asarray([KIND[c.__name__] for c in ast.stmt.__subclasses__() if c.__name__ in KIND])
+    ft.raw, ft.noqa = _raw_and_noqa(text, int(np.isin(ft.nodes["kind"], stmt_kinds).sum()))
+    return ft

@@ -1,0 +1,182 @@
+"""analyze: discovery, tensors, complexity as radon counts it, rules, noqa, cache, bad files, reports, CLI."""
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gpubatch.analyze.batched import Thresholds
+from gpubatch.analyze.cache import TensorCache
+from gpubatch.analyze.discover import discover
+from gpubatch.analyze.job import Policy, run_analyze
+from gpubatch.analyze.report import FORMATS
+from gpubatch.analyze.tensorize import tensorize
+from gpubatch.cli import app
+from gpubatch.engine import BatchExecutor, EngineSettings
+
+runner = CliRunner()
+SAMPLE = '''\
+import os as o
+from subprocess import call
+
+
+def f(x=[], y=dict(), z=(1,), w=tuple()):
+    try:
+        if x == None or y == True:
+            eval("1")
+    except:
+        pass
+    o.system("ls")
+    exec("x")  # noqa: S102
+    return call
+
+
+def g(a, b):
+    assert a and b
+    for i in range(3):
+        while a:
+            pass
+        else:
+            pass
+    return [i for i in range(3) if i if a]
+
+
+class K:
+    def m(self):
+        if self:
+            return 1
+        elif self is None:
+            return 2
+        return 3
+
+    def n(self):
+        return lambda q: q or self
+'''
+
+
+def analyze(tmp_path, files: dict, **policy):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(text) if isinstance(text, bytes) else p.write_text(text)
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        return run_analyze(discover([tmp_path]), ex, Policy(Thresholds(**policy.pop("th", {})), **policy), jobs=1)
+
+
+def codes(result):
+    return sorted((Path(f.path).name, f.line, f.code) for f in result.findings)
+
+
+def test_rules_and_noqa(tmp_path):
+    res = analyze(tmp_path, {"a.py": SAMPLE}, th={"banned_calls": ("os.system",)})
+    assert codes(res) == [("a.py", 5, "B006"), ("a.py", 5, "B008"), ("a.py", 7, "E711"), ("a.py", 7, "E712"),
+                          ("a.py", 8, "S307"), ("a.py", 9, "E722"), ("a.py", 11, "GB201")]
+
+
+def test_complexity_matches_radon_rules(tmp_path):
+    res = analyze(tmp_path, {"a.py": SAMPLE})
+    blocks = {(b.kind, b.name): b.complexity for b in res.files[0].blocks}
+    # f: if, or, except -> 4; g: assert, for, while+else, comprehension with two ifs -> 1+1+1+2+3 = 8
+    assert blocks[("F", "f")] == 4 and blocks[("F", "g")] == 8
+    # methods m: if + elif -> 3; n: lambda's `or` counts in n -> 2; class: (1 + 3 + 2) // 2 + 1 = 4
+    assert blocks[("M", "m")] == 3 and blocks[("M", "n")] == 2 and blocks[("C", "K")] == 4
+
+
+def test_select_ignore_severity_and_thresholds(tmp_path):
+    res = analyze(tmp_path, {"a.py": SAMPLE}, select=("E7",), ignore=("E712",))
+    assert {f.code for f in res.findings} == {"E711", "E722"}
+    res = analyze(tmp_path, {"a.py": SAMPLE}, select=("C901", "GB103"), th={"max_complexity": 5, "max_params": 3})
+    assert codes(res) == [("a.py", 5, "GB103"), ("a.py", 16, "C901")]
+    res = analyze(tmp_path, {"a.py": SAMPLE}, select=("E722",), severity=(("E722", "error"),))
+    assert res.findings[0].severity == "error"
+
+
+def test_bad_files_are_findings_not_crashes(tmp_path):
+    res = analyze(tmp_path, {"ok.py": "x = 1\n", "bad.py": "def broken(:\n", "enc.py": b'x = "\xff\xfe"\n',
+                             "bin.py": b"\x00\x01binary", "deep.py": "x = " + "(" * 300 + ")" * 300 + "\n"})
+    found = {Path(f.path).name: f.code for f in res.findings}
+    assert found["bad.py"] == "E999" and found["enc.py"] == "E902" and found["bin.py"] == "E902"
+    assert found["deep.py"] == "E999" and "ok.py" not in found
+    bad = next(f for f in res.findings if f.path.endswith("bad.py"))
+    assert (bad.line, bad.col) == (1, 11)
+
+
+def test_discovery_excludes_and_gitignore(tmp_path):
+    for rel in ("pkg/a.py", "pkg/b.txt", ".venv/x.py", "build/y.py", "gen/z.py", "keep/k.py", "node_modules/m.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x = 1\n")
+    (tmp_path / ".gitignore").write_text("gen/\n")
+    (tmp_path / "outside.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "link.py").symlink_to(tmp_path / "outside.py")
+    found = sorted(p.relative_to(tmp_path).as_posix() for p in discover([tmp_path], exclude=["keep"]))
+    assert found == ["outside.py", "pkg/a.py", "pkg/link.py"]
+    assert "gen/z.py" in [p.relative_to(tmp_path).as_posix() for p in discover([tmp_path], gitignore=False)]
+
+
+def test_cache_hit_and_corrupt_entry(tmp_path):
+    src = tmp_path / "a.py"
+    src.write_text(SAMPLE)
+    cache = TensorCache(tmp_path / "cache")
+    ft = tensorize(str(src))
+    cache.store(ft)
+    hit = cache.lookup(str(src), 10**6)
+    assert hit is not None and hit.cached and (hit.table == ft.table).all() and hit.blocks == ft.blocks
+    entry = next((tmp_path / "cache").rglob("*.bin"))
+    entry.write_bytes(b"garbage")
+    assert cache.lookup(str(src), 10**6) is None and not entry.exists()
+
+
+def test_formats(tmp_path):
+    res = analyze(tmp_path, {"a.py": SAMPLE})
+    text = FORMATS["text"](res)
+    assert f"{tmp_path / 'a.py'}:9:5: E722 Do not use bare `except`" in text
+    data = json.loads(FORMATS["json"](res))
+    assert data["summary"]["findings"] == len(res.findings) and data["files"][0]["blocks"]
+    assert "::warning file=" in FORMATS["github"](res)
+
+
+def test_sarif_validates_against_schema(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_file = Path(__file__).resolve().parents[3] / "shared" / "sarif" / "sarif-schema-2.1.0.json"
+    if not schema_file.is_file():
+        pytest.skip(f"SARIF schema not found at {schema_file}")
+    res = analyze(tmp_path, {"a.py": SAMPLE, "bad.py": "def (:\n"})
+    doc = json.loads(FORMATS["sarif"](res, root=tmp_path))
+    jsonschema.validate(doc, json.loads(schema_file.read_text()))
+    run = doc["runs"][0]
+    assert all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] in ("a.py", "bad.py")
+               for r in run["results"])
+    assert all(r["partialFingerprints"]["primaryLocationLineHash"] for r in run["results"])
+    assert all(rule["help"]["text"] and rule["shortDescription"]["text"] for rule in run["tool"]["driver"]["rules"])
+
+
+def test_cli_exit_codes_and_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(SAMPLE)
+    out = tmp_path / "r.sarif"
+    r = runner.invoke(app, ["analyze", "a.py", "--format", "sarif", "-o", str(out), "--device", "cpu", "--no-cache"])
+    assert r.exit_code == 1 and json.loads(out.read_text())["version"] == "2.1.0"  # S307 is an error
+    r = runner.invoke(app, ["analyze", "a.py", "--fail-on", "never", "--device", "cpu"])
+    assert r.exit_code == 0 and "E722" in r.output
+    r = runner.invoke(app, ["analyze", "a.py", "--select", "E711", "--device", "cpu"])
+    assert r.exit_code == 0  # a warning does not reach the default fail-on (error)
+    assert runner.invoke(app, ["analyze", "missing/", "--device", "cpu"]).exit_code == 2
+    assert runner.invoke(app, ["analyze", "a.py", "--format", "xml", "--device", "cpu"]).exit_code == 2
+    assert (tmp_path / ".gpubatch_cache").is_dir()
+
+
+def test_never_imports_the_analysed_code(tmp_path):
+    (tmp_path / "boom.py").write_text("raise SystemExit('imported!')\nopen('/tmp/should-not-exist', 'w')\n")
+    res = analyze(tmp_path, {})
+    assert res.files and not res.findings and not Path("/tmp/should-not-exist").exists()
+
+
+def test_linear_in_size(tmp_path):
+    import time
+
+    body = "".join(f"def f{i}(a):\n    if a:\n        return {i}\n    return a\n" for i in range(12500))
+    (tmp_path / "big.py").write_text(body)
+    t0 = time.perf_counter()
+    res = analyze(tmp_path, {})
+    assert len(res.files[0].blocks) == 12500 and time.perf_counter() - t0 < 60

@@ -1,0 +1,25 @@
+"""The batched metrics and rules give identical reports on CuPy and NumPy, over real code."""
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from gpubatch.analyze.batched import Thresholds
+from gpubatch.analyze.discover import discover
+from gpubatch.analyze.job import Policy, _analyze_batch, parsed
+from gpubatch.engine import numpy_backend
+
+pytestmark = pytest.mark.gpu
+
+
+def test_cupy_reports_equal_numpy():
+    from gpubatch.engine.backend import cupy_backend
+
+    roots = [Path(sysconfig.get_paths()["stdlib"]) / d for d in ("email", "json", "asyncio", "unittest")]
+    files = list(parsed(discover(roots), 4, 4_000_000, None))
+    policy = Policy(Thresholds(max_complexity=5, banned_calls=("os.system",), banned_imports=("pickle",)))
+    cpu = _analyze_batch(files, numpy_backend(), policy)
+    gpu = _analyze_batch(files, cupy_backend(0), policy)
+    assert len(cpu) == len(files) > 50
+    assert cpu == gpu
+    assert sum(len(r.findings) for r in cpu) > 10
