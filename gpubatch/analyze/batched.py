@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tensorize import COLUMNS, F_BARE_EXCEPT, F_BOOL, F_EQ, F_NONE, KIND, R_DEFAULT, R_IN_DEFAULT, FileTensors, qhash
+from .tensorize import (COLUMNS, F_BARE_EXCEPT, F_BOOL, F_EQ, F_NONE, KIND, R_DEFAULT, R_IN_DEFAULT,
+                        R_LAMBDA_DEFAULT, FileTensors, qhash)
 
 _N = max(KIND.values()) + 1
 BASE, CA, CB = (np.zeros(_N, np.int64) for _ in range(3))
@@ -112,7 +113,7 @@ def rule_masks(xp, nodes: dict, th: Thresholds) -> dict[str, object]:
     out = {
         "E722": (kind == KIND["ExceptHandler"]) & ((flags & F_BARE_EXCEPT) > 0),
         "B006": (role == R_DEFAULT) & xp.isin(kind, xp.asarray(MUTABLE)),
-        "B008": ((role == R_DEFAULT) | (role == R_IN_DEFAULT)) & is_call & ~xp.isin(qn, xp.asarray(IMMUTABLE_CALLS, dtype=xp.int64)),
+        "B008": ((role == R_DEFAULT) | (role == R_IN_DEFAULT) | (role == R_LAMBDA_DEFAULT)) & is_call & ~xp.isin(qn, xp.asarray(IMMUTABLE_CALLS, dtype=xp.int64)),
         "S307": is_call & (qn == qhash("eval")),
         "S102": is_call & (qn == qhash("exec")),
         "E711": cmp_const & ((flags & F_NONE) > 0),

@@ -24,10 +24,11 @@ KIND = {name: i for i, name in enumerate(dict.fromkeys(KINDS))}
 COLUMNS = ("kind", "parent", "line", "col", "end_line", "end_col", "owner", "dead", "a", "b", "role", "flags",
            "nest", "qname")
 F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ = 1, 2, 4, 8
-R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS = 1, 2, 3  # a def's default value, a node inside one, a def's arguments
+# a def's default value, a node inside a default, a def's arguments, a lambda's arguments and default values
+R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
-VERSION = "5"
+VERSION = "6"
 
 
 def qhash(name: str) -> int:
@@ -107,15 +108,18 @@ class _Flatten:
             return
         child_nest = nest + 1 if isinstance(node, _COMPOUND) else nest
         child_dead = dead or isinstance(node, ast.Assert)
-        defaults = set()
-        if isinstance(node, ast.arguments) and role == R_DEF_ARGS:  # lambdas' defaults are not checked
+        defaults, default_role = set(), R_DEFAULT if role == R_DEF_ARGS else R_LAMBDA_DEFAULT
+        if isinstance(node, ast.arguments) and role in (R_DEF_ARGS, R_LAMBDA_ARGS):
             defaults = {id(d) for d in node.defaults} | {id(d) for d in node.kw_defaults if d is not None}
-        inner_role = R_IN_DEFAULT if role in (R_DEFAULT, R_IN_DEFAULT) and not isinstance(node, ast.Lambda) else 0
+        in_default = role in (R_DEFAULT, R_IN_DEFAULT, R_LAMBDA_DEFAULT) and not isinstance(node, ast.Lambda)
+        inner_role = R_IN_DEFAULT if in_default else 0
+        lambda_args = node.args if isinstance(node, ast.Lambda) else None
         elif_child = (node.orelse[0] if isinstance(node, ast.If) and len(node.orelse) == 1
                       and isinstance(node.orelse[0], ast.If) else None)
         for child in ast.iter_child_nodes(node):
-            self.walk(child, me, owner, child_dead, R_DEFAULT if id(child) in defaults else inner_role,
-                      nest if child is elif_child else child_nest)
+            child_role = (default_role if id(child) in defaults else R_LAMBDA_ARGS if child is lambda_args
+                          else inner_role)
+            self.walk(child, me, owner, child_dead, child_role, nest if child is elif_child else child_nest)
 
 
 def _reraises(handler: ast.ExceptHandler) -> bool:
