@@ -28,7 +28,7 @@ F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ = 1, 2, 4, 8
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
-VERSION = "6"
+VERSION = "7"
 
 
 def qhash(name: str) -> int:
@@ -49,77 +49,107 @@ class FileTensors:
     cached: bool = False
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPOUND_T = frozenset(_COMPOUND)
+_SPECIAL = frozenset({ast.Try, ast.BoolOp, ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.Match,
+                      ast.ExceptHandler, ast.Constant, ast.Compare, ast.Call, ast.Import, ast.ImportFrom}
+                     | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
+_KIND_OF: dict[type, int] = {}
+
+
 class _Flatten:
-    def __init__(self, aliases: dict[str, str]) -> None:
+    """One pass over the tree: a row per node, a block per function or class (radon's ownership rules)."""
+
+    def __init__(self) -> None:
         self.rows: list[list[int]] = []
         self.blocks: list[list] = []
-        self.aliases = aliases
+        self.aliases: dict[str, str] = {}
+        self.calls: list[tuple[int, str]] = []  # resolved through the file's imports once the walk is done
 
-    def add(self, node: ast.AST, parent: int, owner: int, dead: bool, role: int, nest: int) -> int:
-        a = b = flags = 0
-        qn = 0
-        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-            a, b = len(node.handlers), int(bool(node.orelse))
-        elif isinstance(node, ast.BoolOp):
-            a = len(node.values)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            b = int(bool(node.orelse))
-        elif isinstance(node, ast.comprehension):
-            a = len(node.ifs)
-        elif isinstance(node, ast.Match):
-            a = len(node.cases)
-            b = int(any(getattr(c.pattern, "pattern", False) is None for c in node.cases))
-        elif isinstance(node, ast.ExceptHandler) and node.type is None and not _reraises(node):
-            flags |= F_BARE_EXCEPT  # like ruff: a bare except that re-raises is fine
-        elif isinstance(node, ast.Constant):
-            flags |= F_NONE if node.value is None else F_BOOL if isinstance(node.value, bool) else 0
-        elif isinstance(node, ast.Compare):
-            flags |= F_EQ if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops) else 0
-        elif isinstance(node, ast.Call):
+    def _special(self, node: ast.AST, t: type, row: list[int]) -> None:
+        if t is ast.Try or t.__name__ == "TryStar":
+            row[8], row[9] = len(node.handlers), int(bool(node.orelse))
+        elif t is ast.BoolOp:
+            row[8] = len(node.values)
+        elif t in (ast.For, ast.AsyncFor, ast.While):
+            row[9] = int(bool(node.orelse))
+        elif t is ast.comprehension:
+            row[8] = len(node.ifs)
+        elif t is ast.Match:
+            row[8] = len(node.cases)
+            row[9] = int(any(getattr(c.pattern, "pattern", False) is None for c in node.cases))
+        elif t is ast.ExceptHandler:
+            if node.type is None and not _reraises(node):
+                row[11] |= F_BARE_EXCEPT  # like ruff: a bare except that re-raises is fine
+        elif t is ast.Constant:
+            row[11] |= F_NONE if node.value is None else F_BOOL if isinstance(node.value, bool) else 0
+        elif t is ast.Compare:
+            row[11] |= F_EQ if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops) else 0
+        elif t is ast.Call:
             name = _dotted(node.func)
             if name:
-                head, _, rest = name.partition(".")
-                qn = qhash(self.aliases.get(head, head) + ("." + rest if rest else ""))
-        elif isinstance(node, ast.Import):
-            qn = qhash(node.names[0].name)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            qn = qhash(node.module)
-        self.rows.append([KIND.get(type(node).__name__, 0), parent, getattr(node, "lineno", 0),
-                          getattr(node, "col_offset", 0), getattr(node, "end_lineno", 0) or 0,
-                          getattr(node, "end_col_offset", 0) or 0, owner, int(dead), a, b, role, flags, nest, qn])
-        return len(self.rows) - 1
+                self.calls.append((len(self.rows) - 1, name))
+        elif t is ast.Import:
+            row[13] = qhash(node.names[0].name)
+            for a in node.names:
+                self.aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif t is ast.ImportFrom and node.module:
+            row[13] = qhash(node.module)
+            if node.level == 0:
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
 
     def walk(self, node: ast.AST, parent: int, owner: int, dead: bool, role: int, nest: int) -> None:
-        me = self.add(node, parent, owner, dead, role, nest)
-        is_def = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not dead
-        if is_def:
-            kind = "C" if isinstance(node, ast.ClassDef) else "F"
-            params = 0 if kind == "C" else _params(node.args)
-            self.blocks.append([kind, node.name, node.lineno, node.col_offset, node.end_lineno or node.lineno,
-                                owner, params, me])
-            inner = len(self.blocks) - 1
-            for fname, value in ast.iter_fields(node):
-                children = value if isinstance(value, list) else [value]
-                for child in children:
-                    if isinstance(child, ast.AST):
-                        in_body = fname == "body"
-                        role = R_DEF_ARGS if fname == "args" else 0
-                        self.walk(child, me, inner if in_body else owner, not in_body, role, 0)
+        t = type(node)
+        kind = _KIND_OF.get(t)
+        if kind is None:
+            kind = _KIND_OF[t] = KIND.get(t.__name__, 0)
+        row = [kind, parent, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+               getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0, owner, int(dead),
+               0, 0, role, 0, nest, 0]
+        self.rows.append(row)
+        me = len(self.rows) - 1
+        if t in _SPECIAL:
+            self._special(node, t, row)
+        if t in _DEFS and not dead:
+            self._walk_def(node, t, me, owner)
             return
-        child_nest = nest + 1 if isinstance(node, _COMPOUND) else nest
-        child_dead = dead or isinstance(node, ast.Assert)
-        defaults, default_role = set(), R_DEFAULT if role == R_DEF_ARGS else R_LAMBDA_DEFAULT
-        if isinstance(node, ast.arguments) and role in (R_DEF_ARGS, R_LAMBDA_ARGS):
+        child_nest = nest + 1 if t in _COMPOUND_T else nest
+        child_dead = dead or t is ast.Assert
+        defaults: set = set()
+        if t is ast.arguments and role in (R_DEF_ARGS, R_LAMBDA_ARGS):
             defaults = {id(d) for d in node.defaults} | {id(d) for d in node.kw_defaults if d is not None}
-        in_default = role in (R_DEFAULT, R_IN_DEFAULT, R_LAMBDA_DEFAULT) and not isinstance(node, ast.Lambda)
-        inner_role = R_IN_DEFAULT if in_default else 0
-        lambda_args = node.args if isinstance(node, ast.Lambda) else None
-        elif_child = (node.orelse[0] if isinstance(node, ast.If) and len(node.orelse) == 1
-                      and isinstance(node.orelse[0], ast.If) else None)
-        for child in ast.iter_child_nodes(node):
-            child_role = (default_role if id(child) in defaults else R_LAMBDA_ARGS if child is lambda_args
-                          else inner_role)
-            self.walk(child, me, owner, child_dead, child_role, nest if child is elif_child else child_nest)
+        default_role = R_DEFAULT if role == R_DEF_ARGS else R_LAMBDA_DEFAULT
+        inner_role = R_IN_DEFAULT if role in (R_DEFAULT, R_IN_DEFAULT, R_LAMBDA_DEFAULT) and t is not ast.Lambda else 0
+        lambda_args = node.args if t is ast.Lambda else None
+        elif_child = (node.orelse[0] if t is ast.If and len(node.orelse) == 1 and type(node.orelse[0]) is ast.If
+                      else None)
+        for field_name in t._fields:
+            value = getattr(node, field_name, None)
+            for child in (value if isinstance(value, list) else (value,)):
+                if not isinstance(child, ast.AST):
+                    continue
+                child_role = (default_role if defaults and id(child) in defaults
+                              else R_LAMBDA_ARGS if child is lambda_args else inner_role)
+                self.walk(child, me, owner, child_dead, child_role, nest if child is elif_child else child_nest)
+
+    def _walk_def(self, node, t, me: int, owner: int) -> None:
+        kind = "C" if t is ast.ClassDef else "F"
+        params = 0 if kind == "C" else _params(node.args)
+        self.blocks.append([kind, node.name, node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                            owner, params, me])
+        inner = len(self.blocks) - 1
+        for fname, value in ast.iter_fields(node):
+            for child in (value if isinstance(value, list) else (value,)):
+                if isinstance(child, ast.AST):
+                    in_body = fname == "body"
+                    self.walk(child, me, inner if in_body else owner, not in_body,
+                              R_DEF_ARGS if fname == "args" else 0, 0)
+
+    def resolve_calls(self) -> None:
+        for row, name in self.calls:
+            head, _, rest = name.partition(".")
+            self.rows[row][13] = qhash(self.aliases.get(head, head) + ("." + rest if rest else ""))
 
 
 def _reraises(handler: ast.ExceptHandler) -> bool:
@@ -140,19 +170,6 @@ def _dotted(node: ast.AST) -> str:
 def _params(args: ast.arguments) -> int:
     return (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs) + (args.vararg is not None)
             + (args.kwarg is not None))
-
-
-def _aliases(tree: ast.AST) -> dict[str, str]:
-    """Local name -> qualified name from `import x as y` and `from x import y`."""
-    out: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
 
 
 def _raw_and_noqa(text: str, statements: int) -> tuple[dict, dict]:
@@ -212,11 +229,12 @@ def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     except (RecursionError, MemoryError, ValueError) as exc:
         ft.error = ("E999", f"cannot parse: {type(exc).__name__} (nesting too deep?)", 1, 0)
         return ft
-    flat = _Flatten(_aliases(tree))
+    flat = _Flatten()
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))
         flat.walk(tree, -1, -1, False, 0, 0)
+        flat.resolve_calls()
     except RecursionError:
         ft.error = ("E999", "syntax tree too deep to flatten", 1, 0)
         return ft
