@@ -85,7 +85,12 @@ def render_summary(run: RunContext, result) -> None:
     t.add_column("count", justify="right")
     for code, n in s["by_rule"].items():
         t.add_row(code, str(n))
-    run.err.print(t)
-    if s["most_complex"] and run.verbose:
-        run.err.print("most complex: " + ", ".join(f"{m['path']}:{m['line']} {m['name']} ({m['complexity']})"
-                                                   for m in s["most_complex"][:5]), highlight=False)
+    for sev, n in sorted(s["by_severity"].items()):
+        t.add_row(f"[dim]{sev}[/]", f"[dim]{n}[/]")
+    if s["findings"]:
+        run.err.print(t)
+    for title, rows in (("most complex", [f"{m['path']}:{m['line']} {m['name']} ({m['complexity']})"
+                                          for m in s["most_complex"][:5]]),
+                        ("most findings", [f"{m['path']} ({m['findings']})" for m in s["most_findings"][:5]])):
+        if rows:
+            run.err.print(f"{title}: " + "; ".join(rows), highlight=False, markup=False)

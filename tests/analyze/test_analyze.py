@@ -177,3 +177,19 @@ def test_large_generated_file(tmp_path):
     (tmp_path / "big.py").write_text(body)  # 50,000 lines; its timing is in docs/benchmarks.md
     res = analyze(tmp_path, {})
     assert len(res.files[0].blocks) == 12500 and all(b.complexity == 2 for b in res.files[0].blocks)
+
+
+def test_sarif_multitool_validate(tmp_path):
+    """`sarif-multitool validate` (npm @microsoft/sarif-multitool) reports nothing, when it is installed."""
+    import shutil
+    import subprocess
+
+    tool = shutil.which("sarif-multitool")
+    if tool is None:
+        pytest.skip("sarif-multitool not on PATH (npm install -g @microsoft/sarif-multitool)")
+    res = analyze(tmp_path, {"a.py": SAMPLE, "bad.py": "def (:\n"})
+    sarif, out = tmp_path / "r.sarif", tmp_path / "v.sarif"
+    sarif.write_text(FORMATS["sarif"](res, root=tmp_path))
+    subprocess.run([tool, "validate", str(sarif), "--output", str(out), "--log", "ForceOverwrite"], check=True,
+                   capture_output=True, timeout=300)
+    assert json.loads(out.read_text())["runs"][0]["results"] == []
