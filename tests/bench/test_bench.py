@@ -36,3 +36,16 @@ def test_cli_writes_json(tmp_path):
 def test_unknown_case_is_usage_error():
     result = CliRunner().invoke(app, ["bench", "--device", "cpu", "--cases", "nope"])
     assert result.exit_code == 2 and "no benchmark case" in result.output
+
+
+def test_plot_draws_throughput_curves(tmp_path):
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    from gpubatch.bench.report import plot
+
+    res = run_suite(SuitePlan("full", ("arc_replace",), repeats=1, warmup=0))
+    assert len([m for m in res.measurements if m.mode == "batched"]) > 1
+    out = tmp_path / "curve.png"
+    plot(res, out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
