@@ -41,7 +41,8 @@ class Thresholds:
 
 @dataclass(frozen=True)
 class Block:
-    file: int
+    """A function (F), method (M) or class (C) and its metrics."""
+
     kind: str  # F function, M method, C class
     name: str
     line: int

@@ -32,7 +32,9 @@ class TensorCache:
             return None
         if len(data) > max_bytes:
             return None
-        sha = hashlib.sha256(data).hexdigest()
+        return self.lookup_sha(path, hashlib.sha256(data).hexdigest())
+
+    def lookup_sha(self, path: str, sha: str) -> FileTensors | None:
         entry = self._file(sha)
         if not entry.is_file():
             return None
@@ -65,3 +67,41 @@ class TensorCache:
             os.replace(tmp, entry)
         except OSError:
             pass  # a cache that cannot be written only costs time
+
+
+class ResultCache:
+    """Finished per-file reports keyed by content and by the policy that produced them (rules, thresholds):
+    a warm run over an unchanged tree reads these and computes nothing."""
+
+    def __init__(self, root: str | os.PathLike, policy_key: str) -> None:
+        tag = f"{VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
+        self.root = Path(root) / tag / "results" / policy_key
+
+    def lookup(self, sha: str) -> dict | None:
+        entry = self.root / sha[:2] / f"{sha}.json"
+        try:
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            if data.get("sha") != sha:
+                raise ValueError("stale entry")
+            return data
+        except FileNotFoundError:
+            return None
+        except Exception:  # noqa: BLE001 - damaged: recompute
+            entry.unlink(missing_ok=True)
+            return None
+
+    def store(self, sha: str, report: dict) -> None:
+        entry = self.root / sha[:2] / f"{sha}.json"
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({**report, "sha": sha}, fh)
+            os.replace(tmp, entry)
+        except OSError:
+            pass
+
+
+def policy_key(policy) -> str:
+    """A short stable digest of everything that changes a file's report."""
+    return hashlib.sha256(repr(policy).encode()).hexdigest()[:16]

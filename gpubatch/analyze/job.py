@@ -15,8 +15,8 @@ from typing import Iterable, Iterator
 
 from ..engine import BatchExecutor, BatchOp
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
-from .cache import TensorCache
-from .tensorize import FileTensors, tensorize
+from .cache import ResultCache, TensorCache, policy_key
+from .tensorize import FileTensors, read_source, tensorize_bytes
 
 SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
             "GB202": "error", "E722": "warning", "B006": "warning", "B008": "warning", "E711": "warning",
@@ -96,8 +96,36 @@ class Policy:
         return dict(self.severity).get(code, SEVERITY.get(code, "warning"))
 
 
-def _analyze_batch(files: list[FileTensors], backend, policy: Policy) -> list[FileReport]:
-    """The engine op: one batch of files' arrays through every metric and rule."""
+def _analyze_batch(files: list[FileTensors], backend, policy: Policy, cache_dir: str | None = None
+                   ) -> list[FileReport]:
+    """The engine op: one batch of files' arrays through every metric and rule (cached reports pass)."""
+    todo = [f for f in files if f.result is None]
+    done = iter(_compute(todo, backend, policy)) if todo else iter(())
+    results = ResultCache(cache_dir, policy_key(policy)) if cache_dir else None
+    out = []
+    for ft in files:
+        if ft.result is not None:
+            out.append(_from_dict(ft.path, ft.result))
+            continue
+        rep = next(done)
+        if results is not None and ft.sha and ft.error is None:
+            results.store(ft.sha, _to_dict(rep))
+        out.append(rep)
+    return out
+
+
+def _to_dict(rep: FileReport) -> dict:
+    return {"findings": [[f.line, f.col, f.code, f.message, f.severity, f.end_line, f.end_col] for f in rep.findings],
+            "blocks": [[b.kind, b.name, b.line, b.col, b.end_line, b.complexity, b.params, b.nesting]
+                       for b in rep.blocks], "raw": rep.raw, "nodes": rep.nodes}
+
+
+def _from_dict(path: str, d: dict) -> FileReport:
+    return FileReport(path, tuple(Finding(path, *f) for f in d["findings"]),
+                      tuple(Block(*b) for b in d["blocks"]), d["raw"], d["nodes"], None, True)
+
+
+def _compute(files: list[FileTensors], backend, policy: Policy) -> list[FileReport]:
     xp = backend.xp
     good = [f for f in files if f.error is None]
     nodes_h, blocks_h = concat(good)
@@ -118,7 +146,7 @@ def _analyze_batch(files: list[FileTensors], backend, policy: Policy) -> list[Fi
             is_method = bool(methods[g])
             top = b[5] < 0 or is_method and ft.blocks[b[5]][5] < 0
             kind = "C" if b[0] == "C" else ("M" if is_method else "F")
-            blk = Block(f, kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]))
+            blk = Block(kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]))
             if top:
                 blocks_of[f].append(blk)
             if b[0] == "C":
@@ -168,37 +196,42 @@ def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
     return codes is None or (codes and not any(f.code.startswith(c) for c in codes))
 
 
-def _parse_one(path: str, max_bytes: int, cache_dir: str | None) -> FileTensors:
-    cache = TensorCache(cache_dir) if cache_dir else None
-    if cache is not None:
-        hit = cache.lookup(path, max_bytes)
-        if hit is not None:
-            return hit
-    ft = tensorize(path, max_bytes)
-    if cache is not None and ft.error is None:
-        cache.store(ft)
+def _parse_one(path: str, max_bytes: int, cache_dir: str | None, key: str | None = None) -> FileTensors:
+    """Worker: a cached report, else cached tensors, else parse (and cache the tensors)."""
+    data, sha, error = read_source(path, max_bytes)
+    if cache_dir and data is not None and len(data) <= max_bytes:
+        if key is not None:
+            hit = ResultCache(cache_dir, key).lookup(sha)
+            if hit is not None:
+                return FileTensors(path, sha, cached=True, result=hit)
+        tensors = TensorCache(cache_dir).lookup_sha(path, sha)
+        if tensors is not None:
+            return tensors
+    ft = tensorize_bytes(path, data, sha, error, max_bytes)
+    if cache_dir and ft.error is None:
+        TensorCache(cache_dir).store(ft)
     return ft
 
 
-def _parse_many(paths: list[str], max_bytes: int, cache_dir: str | None) -> list[FileTensors]:
-    return [_parse_one(p, max_bytes, cache_dir) for p in paths]
+def _parse_many(paths: list[str], max_bytes: int, cache_dir: str | None, key: str | None) -> list[FileTensors]:
+    return [_parse_one(p, max_bytes, cache_dir, key) for p in paths]
 
 
 def parsed(paths: Iterable[Path], jobs: int, max_bytes: int, cache_dir: str | None,
-           chunk: int = 16) -> Iterator[FileTensors]:
+           chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
     """Parse files in a process pool, in order, with a bounded number of chunks in flight (so a large
     tree is never all in memory)."""
     names = (str(p) for p in paths)
     if jobs <= 1:
         for name in names:
-            yield _parse_one(name, max_bytes, cache_dir)
+            yield _parse_one(name, max_bytes, cache_dir, key)
         return
     with ProcessPoolExecutor(jobs) as pool:
         pending: deque = deque()
         while True:
             batch = list(itertools.islice(names, chunk))
             if batch:
-                pending.append(pool.submit(_parse_many, batch, max_bytes, cache_dir))
+                pending.append(pool.submit(_parse_many, batch, max_bytes, cache_dir, key))
             if not pending:
                 return
             if len(pending) >= 4 * jobs or not batch:
@@ -209,8 +242,9 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
                 max_bytes: int = 4_000_000, cache_dir: str | None = None) -> AnalyzeResult:
     t0 = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
-    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy))
+    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy, cache_dir=cache_dir))
     res = AnalyzeResult()
-    res.files = executor.run_all(op, parsed(paths, jobs, max_bytes, cache_dir), label="files")
+    key = policy_key(policy) if cache_dir else None
+    res.files = executor.run_all(op, parsed(paths, jobs, max_bytes, cache_dir, key=key), label="files")
     res.seconds = time.perf_counter() - t0
     return res

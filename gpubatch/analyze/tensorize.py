@@ -47,6 +47,7 @@ class FileTensors:
     raw: dict = field(default_factory=dict)
     error: tuple | None = None  # (code, message, line, col)
     cached: bool = False
+    result: dict | None = None  # a cached report of this content under the same policy: nothing to compute
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -196,15 +197,25 @@ def _raw_and_noqa(text: str, statements: int) -> tuple[dict, dict]:
     return raw, noqa
 
 
-def tensorize(path: str, max_bytes: int = 4_000_000) -> FileTensors:
-    """Read, parse and flatten one file; problems become `error` (E902 unreadable, E999 syntax)."""
-    ft = FileTensors(path)
+def read_source(path: str, max_bytes: int) -> tuple[bytes | None, str, tuple | None]:
+    """(bytes, sha256, error): at most max_bytes + 1 bytes are read."""
     try:
         data = open(path, "rb").read(max_bytes + 1)
     except OSError as exc:
-        ft.error = ("E902", f"cannot read file: {exc.strerror or exc}", 1, 0)
+        return None, "", ("E902", f"cannot read file: {exc.strerror or exc}", 1, 0)
+    return data, hashlib.sha256(data).hexdigest(), None
+
+
+def tensorize(path: str, max_bytes: int = 4_000_000) -> FileTensors:
+    """Read, parse and flatten one file; problems become `error` (E902 unreadable, E999 syntax)."""
+    data, sha, error = read_source(path, max_bytes)
+    return tensorize_bytes(path, data, sha, error, max_bytes)
+
+
+def tensorize_bytes(path: str, data: bytes | None, sha: str, error: tuple | None, max_bytes: int) -> FileTensors:
+    ft = FileTensors(path, sha, error=error)
+    if data is None:
         return ft
-    ft.sha = hashlib.sha256(data).hexdigest()
     if len(data) > max_bytes:
         ft.error = ("E902", f"file larger than analyze.max_file_bytes ({max_bytes} bytes)", 1, 0)
         return ft

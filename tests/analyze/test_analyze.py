@@ -193,3 +193,20 @@ def test_sarif_multitool_validate(tmp_path):
     subprocess.run([tool, "validate", str(sarif), "--output", str(out), "--log", "ForceOverwrite"], check=True,
                    capture_output=True, timeout=300)
     assert json.loads(out.read_text())["runs"][0]["results"] == []
+
+
+def test_warm_run_reads_reports_and_equals_cold(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text(SAMPLE)
+    (src / "bad.py").write_text("def (:\n")
+    cache = str(tmp_path / "cache")
+    policy = Policy(Thresholds(max_complexity=3))
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        cold = run_analyze(discover([src]), ex, policy, jobs=1, cache_dir=cache)
+        warm = run_analyze(discover([src]), ex, policy, jobs=1, cache_dir=cache)
+        other = run_analyze(discover([src]), ex, Policy(Thresholds(max_complexity=50)), jobs=1, cache_dir=cache)
+    assert [r.findings for r in cold.files] == [r.findings for r in warm.files]
+    assert [r.blocks for r in cold.files] == [r.blocks for r in warm.files]
+    assert [r.cached for r in warm.files] == [True, False]  # a.py read back, bad.py reported again
+    assert not any(f.code == "C901" for f in other.findings)  # another policy is not served stale reports

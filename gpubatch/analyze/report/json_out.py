@@ -7,6 +7,6 @@ from .summary import summary
 
 def render(result, root=None) -> str:
     files = [{"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw,
-              "blocks": [{k: v for k, v in asdict(b).items() if k != "file"} for b in r.blocks]} for r in result.files]
+              "blocks": [asdict(b) for b in r.blocks]} for r in result.files]
     return json.dumps({"summary": summary(result), "files": files,
                        "findings": [asdict(f) for f in result.findings]}, indent=1) + "\n"
