@@ -93,7 +93,7 @@ class StatsCollector:
     def rows(self) -> list[OpStats]:
         self.resolve()
         for s in self.ops.values():
-            s.calls = self.calls.get(s.op, 0)
+            s.calls = self.calls.get(s.op, s.batches)  # sub-steps timed inside an op: one call a batch
         active = (s for s in self.ops.values()
                   if s.items or s.failures or s.cpu_fallbacks or s.oom_retries or s.cpu_dispatched)
         return sorted(active, key=lambda s: (s.op, s.device))
