@@ -6,7 +6,7 @@ invalid (a primitive's result that would be empty or larger than 30x30). Works o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -87,13 +87,6 @@ class GridBatch:
     def take(self, index) -> "GridBatch":
         return GridBatch(self.data[index], self.h[index], self.w[index])
 
-    @staticmethod
-    def concat(batches: Iterable["GridBatch"]) -> "GridBatch":
-        bs = list(batches)
-        xp = bs[0].xp
-        return GridBatch(xp.concatenate([b.data for b in bs]), xp.concatenate([b.h for b in bs]),
-                         xp.concatenate([b.w for b in bs]))
-
     # -- comparison ----------------------------------------------------------------------------
     def hash64(self, use_kernel: bool = True):
         """64-bit content hash per grid (shape included); invalid grids all hash to 0.
@@ -116,7 +109,6 @@ class GridBatch:
 
     def equals(self, other: "GridBatch"):
         """Per-grid exact equality (shape and cells); invalid grids are equal to nothing."""
-        xp = self.xp
         same = (self.data == other.data).reshape(len(self), CELLS).all(axis=1)
         return same & (self.h == other.h) & (self.w == other.w) & (self.h > 0)
 

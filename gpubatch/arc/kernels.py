@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .grids import CELLS, MAX, PAD, GridBatch, get_xp
+from .grids import CELLS, MAX, PAD, GridBatch
 
 _KERNELS: dict[tuple, object] = {}
 
@@ -238,10 +238,6 @@ def _lut_by_row(g: GridBatch, lut: np.ndarray) -> GridBatch:
     return GridBatch(out, g.h, g.w)
 
 
-def identity_lut(xp, n: int):
-    return xp.tile(xp.arange(PAD + 1, dtype=xp.uint8), (n, 1))
-
-
 # -- background colour ----------------------------------------------------------------------------
 _COUNT_SRC = r"""
 extern "C" __global__ void colour_counts(const unsigned char* __restrict__ data, int* __restrict__ counts,
@@ -301,4 +297,4 @@ def background(g: GridBatch):
     return g.memo["bg"]
 
 
-__all__ = ["GATHER", "apply_lut", "background", "colour_counts", "gather", "gather_xp", "identity_lut"]
+__all__ = ["GATHER", "apply_lut", "background", "colour_counts", "gather", "gather_xp", "memo"]

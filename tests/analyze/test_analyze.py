@@ -1,6 +1,5 @@
 """analyze: discovery, tensors, complexity as radon counts it, rules, noqa, cache, bad files, reports, CLI."""
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
