@@ -80,7 +80,7 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
     t0 = time.perf_counter()
     for K, members in sorted(groups.items()):
         g0 = time.perf_counter()
-        gs = GroupSearch([states[i] for i in members], K, prims, backend.xp, cfg, t0, stats, backend.label)
+        gs = GroupSearch([states[i] for i in members], K, prims, backend, cfg, t0, stats)
         gs.check_level0()
         if programs:
             gs.run_battery(programs)

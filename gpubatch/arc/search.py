@@ -61,10 +61,11 @@ class _Level:
 class GroupSearch:
     """Search for the tasks of one K-group on one backend."""
 
-    def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], xp, cfg: SearchConfig,
-                 clock_start: float, stats=None, device_label: str = "cpu") -> None:
-        self.ts, self.K, self.prims, self.xp, self.cfg = tasks, K, prims, xp, cfg
-        self.t0, self.stats, self.label = clock_start, stats, device_label
+    def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], backend, cfg: SearchConfig,
+                 clock_start: float, stats=None) -> None:
+        xp = backend.xp
+        self.ts, self.K, self.prims, self.backend, self.xp, self.cfg = tasks, K, prims, backend, xp, cfg
+        self.t0, self.stats = clock_start, stats
         self.evaluations = 0
         T = len(tasks)
         grids, targets, demo = [], [], np.zeros((T, K), bool)
@@ -132,17 +133,18 @@ class GroupSearch:
             task_d = xp.asarray(task_h)
             for t, c in zip(*np.unique(task_h, return_counts=True)):
                 self.ts[int(t)].states += int(c) * len(self.prims)
-            oks, keys, valids, marks = [], [], [], []
+            oks, keys, valids, timings = [], [], [], []
             for prim in self.prims:  # no host round trip inside this loop: the device runs ahead
-                mark = _Mark(xp)
-                C = prim(G)
-                hashes = C.hash64().reshape(len(ids), K)
-                valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
-                oks.append(valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1))
-                if not final:
-                    keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[task_d])
-                    valids.append(valid)
-                marks.append(mark.stop())
+                t1 = time.perf_counter()
+                with self.backend.timed(sync=False) as box:  # on the GPU: events, read after the chunk
+                    C = prim(G)
+                    hashes = C.hash64().reshape(len(ids), K)
+                    valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
+                    oks.append(valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1))
+                    if not final:
+                        keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[task_d])
+                        valids.append(valid)
+                timings.append((time.perf_counter() - t1, box[0]))
                 self.evaluations += len(ids) * K
             hits = _host(xp, xp.stack(oks).any(axis=1))
             for pi in np.flatnonzero(hits):  # rare: recompute and confirm cell by cell
@@ -155,8 +157,11 @@ class GroupSearch:
                 for pi in range(len(self.prims)):
                     cand.append((keys_h[pi][valid_h[pi]], ids[valid_h[pi]], pi))
             if self.stats is not None:
-                for prim, mark in zip(self.prims, marks):
-                    self.stats.for_op(prim.name, self.label).add_batch(len(ids) * K, *mark.seconds())
+                for prim, (wall, events) in zip(self.prims, timings):
+                    st = self.stats.for_op(prim.name, self.backend.label)
+                    st.add_batch(len(ids) * K, wall)
+                    if not isinstance(events, float):  # GPU: device time is read when the stats are
+                        self.stats.add_pending(st, events)
         if not final:
             self._next_level(level, cand)
         return True
@@ -247,32 +252,6 @@ class GroupSearch:
             idx = int(lv.parent[idx])
             level -= 1
         return steps[::-1]
-
-
-class _Mark:
-    """Time one step without forcing a sync: CUDA events on the GPU (read after the chunk), a clock on CPU."""
-
-    def __init__(self, xp) -> None:
-        self.gpu = xp is not np
-        if self.gpu:
-            self.start, self.end = xp.cuda.Event(), xp.cuda.Event()
-            self.start.record()
-        self.t0 = time.perf_counter()
-
-    def stop(self) -> "_Mark":
-        if self.gpu:
-            self.end.record()
-        self.t1 = time.perf_counter()
-        return self
-
-    def seconds(self) -> tuple[float, float]:
-        """(wall seconds, device seconds); the chunk's host transfer has synchronized the events."""
-        if not self.gpu:
-            return self.t1 - self.t0, 0.0
-        import cupy
-
-        gpu = cupy.cuda.get_elapsed_time(self.start, self.end) / 1e3
-        return gpu, gpu
 
 
 def _salt(task_id: str) -> int:

@@ -26,10 +26,6 @@ class BatchOp:
     bytes_per_item: int = 0
     work: Callable[[Sequence[Any]], int] = _count
 
-    def __call__(self, items: list[Any], backend: Backend) -> Sequence[Any]:
-        payload = self.prepare(items) if self.prepare is not None else items
-        return self.run(payload, backend)
-
 
 @dataclass(frozen=True)
 class ItemFailure:
