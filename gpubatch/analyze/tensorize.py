@@ -11,12 +11,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
-import re
 import sys
 import tokenize
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .rawmetrics import raw_metrics
 
 KINDS = sorted(c.__name__ for c in (*ast.AST.__subclasses__(), *[s for b in ast.AST.__subclasses__()
                                                                    for s in b.__subclasses__()]))
@@ -27,8 +28,7 @@ F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ = 1, 2, 4, 8
 # a def's default value, a node inside a default, a def's arguments, a lambda's arguments and default values
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
-VERSION = "8"
+VERSION = "9"
 
 
 def qhash(name: str) -> int:
@@ -175,30 +175,6 @@ def _params(args: ast.arguments) -> int:
             + (args.kwarg is not None))
 
 
-def _raw_and_noqa(text: str, statements: int) -> tuple[dict, dict]:
-    """Line counts and `# noqa` comments from a line scan (no tokenizer: it costs as much as parsing).
-
-    comments: lines whose first non-blank character is `#`; sloc: lines that are neither blank nor
-    comment-only; lloc: statements in the syntax tree. A `#` inside a string can mislead the noqa scan,
-    as it does in flake8's."""
-    lines = text.splitlines()
-    blank = comments = 0
-    noqa: dict[int, list[str]] = {}
-    for no, ln in enumerate(lines, 1):
-        st = ln.strip()
-        if not st:
-            blank += 1
-        elif st.startswith("#"):
-            comments += 1
-        if "#" in ln and "noqa" in ln.lower():
-            m = _NOQA.search(ln)
-            if m:
-                noqa[no] = re.split(r"[,\s]+", m.group("codes").upper()) if m.group("codes") else []
-    raw = {"loc": len(lines), "lloc": statements, "sloc": len(lines) - blank - comments, "comments": comments,
-           "blank": blank}
-    return raw, noqa
-
-
 def read_source(path: str, max_bytes: int) -> tuple[bytes | None, str, tuple | None]:
     """(bytes, sha256, error): at most max_bytes + 1 bytes are read."""
     try:
@@ -257,6 +233,5 @@ def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     ft.table = arr
     ft.nodes = {c: arr[:, k] for k, c in enumerate(COLUMNS)}
     ft.blocks = flat.blocks
-    stmt_kinds = np.asarray([KIND[c.__name__] for c in ast.stmt.__subclasses__() if c.__name__ in KIND])
-    ft.raw, ft.noqa = _raw_and_noqa(text, int(np.isin(ft.nodes["kind"], stmt_kinds).sum()))
+    ft.raw, ft.noqa = raw_metrics(text)
     return ft
