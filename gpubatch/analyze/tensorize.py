@@ -55,9 +55,22 @@ _COMPOUND_T = frozenset(_COMPOUND)
 _SPECIAL = frozenset({ast.Try, ast.BoolOp, ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.Match,
                       ast.ExceptHandler, ast.Constant, ast.Compare, ast.Call, ast.Import, ast.ImportFrom}
                      | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
-_KIND_OF: dict[type, int] = {}
-# Contexts (Load/Store/Del) and operator tokens carry no metric or rule: not flattened (a third of all nodes)
-_SKIP = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+# Contexts (Load/Store/Del) and operator tokens carry no metric or rule: not flattened (a third of all nodes).
+# Fields that never hold a node are not visited at all.
+_NOT_NODES = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "is_async",
+                        "conversion", "type_comment", "kind", "tag"})
+_POS, _SPECIAL_T, _DEF_T, _CONTEXT_T = 1, 2, 4, 8
+_INFO: dict[type, tuple[int, tuple[str, ...], int]] = {}
+
+
+def _type_info(t: type) -> tuple[int, tuple[str, ...], int]:
+    """(kind, fields that may hold nodes, flag bits) of a node type, computed once per type."""
+    fields = () if t is ast.Constant else tuple(f for f in t._fields if f not in _NOT_NODES)
+    what = ((_POS if "lineno" in t._attributes else 0) | (_SPECIAL_T if t in _SPECIAL else 0)
+            | (_DEF_T if t in _DEFS else 0)
+            | (_CONTEXT_T if t in _COMPOUND_T or t in (ast.Assert, ast.arguments, ast.Lambda, ast.If) else 0))
+    _INFO[t] = info = (KIND.get(t.__name__, 0), fields, what)
+    return info
 
 
 class _Flatten:
@@ -102,23 +115,39 @@ class _Flatten:
                 for a in node.names:
                     self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
 
-    def walk(self, node: ast.AST, parent: int, owner: int, dead: bool, role: int, nest: int) -> None:
+    def walk(self, node: ast.AST, parent: int, owner: int, dead: int, role: int, nest: int) -> None:
         t = type(node)
-        kind = _KIND_OF.get(t)
-        if kind is None:
-            kind = _KIND_OF[t] = KIND.get(t.__name__, 0)
-        row = [kind, parent, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
-               getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0, owner, int(dead),
-               0, 0, role, 0, nest, 0]
-        self.rows.append(row)
-        me = len(self.rows) - 1
-        if t in _SPECIAL:
+        info = _INFO.get(t) or _type_info(t)
+        kind, fields, what = info
+        rows = self.rows
+        me = len(rows)
+        if what & _POS:
+            row = [kind, parent, node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0,
+                   owner, dead, 0, 0, role, 0, nest, 0]
+        else:
+            row = [kind, parent, 0, 0, 0, 0, owner, dead, 0, 0, role, 0, nest, 0]
+        rows.append(row)
+        if what & _SPECIAL_T:
             self._special(node, t, row)
-        if t in _DEFS and not dead:
+        if what & _DEF_T and not dead:
             self._walk_def(node, t, me, owner)
             return
+        if role or what & _CONTEXT_T:  # roles, nesting or dead code change for the children: the full rules
+            self._walk_children(node, t, fields, me, owner, dead, role, nest)
+            return
+        walk = self.walk  # the common case: children inherit everything
+        for field_name in fields:
+            value = getattr(node, field_name, None)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        walk(child, me, owner, dead, 0, nest)
+            elif isinstance(value, ast.AST):
+                walk(value, me, owner, dead, 0, nest)
+
+    def _walk_children(self, node, t, fields, me: int, owner: int, dead: int, role: int, nest: int) -> None:
         child_nest = nest + 1 if t in _COMPOUND_T else nest
-        child_dead = dead or t is ast.Assert
+        child_dead = dead or int(t is ast.Assert)
         defaults: set = set()
         if t is ast.arguments and role in (R_DEF_ARGS, R_LAMBDA_ARGS):
             defaults = {id(d) for d in node.defaults} | {id(d) for d in node.kw_defaults if d is not None}
@@ -127,10 +156,10 @@ class _Flatten:
         lambda_args = node.args if t is ast.Lambda else None
         elif_child = (node.orelse[0] if t is ast.If and len(node.orelse) == 1 and type(node.orelse[0]) is ast.If
                       else None)
-        for field_name in t._fields:
+        for field_name in fields:
             value = getattr(node, field_name, None)
             for child in (value if isinstance(value, list) else (value,)):
-                if not isinstance(child, ast.AST) or isinstance(child, _SKIP):
+                if not isinstance(child, ast.AST):
                     continue
                 child_role = (default_role if defaults and id(child) in defaults
                               else R_LAMBDA_ARGS if child is lambda_args else inner_role)
@@ -146,7 +175,7 @@ class _Flatten:
             for child in (value if isinstance(value, list) else (value,)):
                 if isinstance(child, ast.AST):
                     in_body = fname == "body"
-                    self.walk(child, me, inner if in_body else owner, not in_body,
+                    self.walk(child, me, inner if in_body else owner, int(not in_body),
                               R_DEF_ARGS if fname == "args" else 0, 0)
 
     def resolve_calls(self) -> None:
@@ -222,7 +251,7 @@ def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))
-        flat.walk(tree, -1, -1, False, 0, 0)
+        flat.walk(tree, -1, -1, 0, 0, 0)
         flat.resolve_calls()
     except RecursionError:
         ft.error = ("E999", "syntax tree too deep to flatten", 1, 0)
