@@ -78,3 +78,37 @@ def test_hash_kernel_equals_numpy(batches):
     host, dev = batches
     np.testing.assert_array_equal(cupy.asnumpy(dev.hash64()), host.hash64())
     np.testing.assert_array_equal(cupy.asnumpy(dev.hash64(use_kernel=False)), host.hash64())
+
+
+def _with_invalid(host: GridBatch) -> GridBatch:
+    """The batch plus grids a primitive may produce as input to the next: height 0 with a width (as
+    count_objects leaves), and both 0."""
+    bad = host.take(np.arange(8))
+    bad.h = np.zeros(8, np.int32)
+    bad.w = np.array([0, 5, 30, 1, 0, 7, 2, 9], np.int32)
+    return GridBatch(np.concatenate([host.data, bad.data]), np.concatenate([host.h, bad.h]),
+                     np.concatenate([host.w, bad.w]))
+
+
+@pytest.mark.parametrize("prim", [p for p in PRIMS if p.name in ("gravity", "symmetrize", "outline", "hollow",
+                                                                  "shift", "keep_largest", "fill_enclosed")],
+                         ids=lambda p: p.text)
+def test_fused_kernels_on_invalid_inputs(prim, batches):
+    import cupy
+
+    host = _with_invalid(batches[0])
+    assert _same(prim(host), prim(host.to(cupy))) == 0
+
+
+def test_finish_kernel_equals_numpy(batches):
+    import cupy
+
+    from gpubatch.arc.dsl.registry import finish
+
+    host, _ = batches
+    rng = np.random.default_rng(5)
+    out = GridBatch(rng.integers(0, 11, size=host.data.shape).astype(np.uint8),
+                    rng.integers(-1, 33, size=len(host)).astype(np.int32),
+                    rng.integers(-1, 33, size=len(host)).astype(np.int32))
+    src = GridBatch(host.data, np.where(rng.random(len(host)) < 0.1, 0, host.h).astype(np.int32), host.w)
+    assert _same(finish(src, out), finish(src.to(cupy), out.to(cupy))) == 0

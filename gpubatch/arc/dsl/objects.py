@@ -3,9 +3,12 @@ enclosed regions, list objects. Parameters follow arc-dsl's `objects`: conn 4 or
 mix colours), bg (background-coloured cells take part; by default they are left out)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..grids import CELLS, MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
 from ..labels import label
+from ..stencils import component_stats
 from . import reference as ref
 from .geometry import bbox_params
 from .registry import Param, family
@@ -31,6 +34,8 @@ def sizes(xp, lab):
 
     Unlabelled cells count into a spare bin of their own grid, so no single counter takes every
     background cell's atomic add on the GPU."""
+    if xp is not np:
+        return component_stats(lab)[0]
     n = lab.shape[0]
     glob = xp.arange(n, dtype=xp.int32).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
     counts = xp.bincount(glob.ravel(), minlength=n * (CELLS + 1))
@@ -114,13 +119,16 @@ def _enclosed(g: GridBatch):
     xp = g.xp
     n = len(g)
     lab = label(g, xp.full(n, -1, xp.int32), conn8=False, univalued=True)
+    d = g.data.reshape(n, CELLS)
+    if xp is not np:
+        touched = component_stats(lab, g.h, g.w)[1]
+        return (lab >= 0) & (d == background(g).reshape(n, 1)) & ~touched
     cells = xp.arange(CELLS)
     ii, jj = cells // MAX, cells % MAX
     h, w = g.h.reshape(n, 1), g.w.reshape(n, 1)
     border = (lab >= 0) & ((ii == 0) | (jj == 0) | (ii == h - 1) | (jj == w - 1))
     glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
     touched = xp.bincount(glob[border], minlength=n * (CELLS + 1))
-    d = g.data.reshape(n, CELLS)
     return (lab >= 0) & (d == background(g).reshape(n, 1)) & (touched[glob] == 0)
 
 

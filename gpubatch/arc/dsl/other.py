@@ -1,13 +1,19 @@
 """Other primitives many ARC tasks need: gravity, symmetry completion, outlines, hollowing, shifting."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..grids import MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
+from ..stencils import gravity_cuda, stencil
 from . import reference as ref
 from .colour import C, COLOURS
-from .registry import Param, family
+from .registry import Param, family, finish
 
 DIRS = (Param("dir", ("down", "up", "left", "right")),)
+_DIR_CODE = {"down": 0, "up": 1, "left": 2, "right": 3}
+_AXIS_CODE = {"h": 0, "v": 1, "hv": 2}
+_STEP = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}
 _TURN = {"down": (None, None), "up": ("rot180", "rot180"), "left": ("rot270", "rot90"), "right": ("rot90", "rot270")}
 
 
@@ -23,10 +29,12 @@ def _shifted(xp, a, di: int, dj: int, fill):
     return out
 
 
-@family("gravity", "other", ref.gravity, DIRS)
+@family("gravity", "other", ref.gravity, DIRS, padded=True)
 def gravity(g: GridBatch, dir: str) -> GridBatch:
     """Non-background cells slide towards `dir` within their column (or row), keeping their order."""
     xp = g.xp
+    if xp is not np:
+        return gravity_cuda(g, _DIR_CODE[dir])
     bg = background(g).reshape(-1, 1, 1)
     pre, post = _TURN[dir]
     t = gather(g, pre) if pre else g
@@ -41,25 +49,30 @@ def gravity(g: GridBatch, dir: str) -> GridBatch:
     col = pos % MAX
     out[(pos // (MAX * MAX)) * (MAX * MAX) + dest.reshape(-1)[pos] * MAX + col] = t.data.reshape(-1)[pos]
     moved = GridBatch(out.reshape(n, MAX, MAX), t.h, t.w)
-    return gather(moved, post) if post else moved
+    return finish(g, gather(moved, post) if post else moved)
 
 
-@family("symmetrize", "other", ref.symmetrize, (Param("axis", ("h", "v", "hv")), Param("c", COLOURS)))
+@family("symmetrize", "other", ref.symmetrize, (Param("axis", ("h", "v", "hv")), Param("c", COLOURS)),
+        padded=True)
 def symmetrize(g: GridBatch, axis: str, c: int) -> GridBatch:
     """Cells of colour c take the colour of their mirror image (top-bottom, left-right, or both)."""
     xp = g.xp
+    if xp is not np:
+        return stencil(g, "stencil_symmetrize", _AXIS_CODE[axis], c, needs_bg=False)
     out = g
     for m in {"h": ("hmirror",), "v": ("vmirror",), "hv": ("vmirror", "hmirror", "rot180")}[axis]:
         src = memo(g, ("gather", m), lambda: gather(g, m)).data if out is g else gather(out, m).data
         data = xp.where((out.data == c) & (src != c) & (src < PAD), src, out.data).astype(xp.uint8)
         out = GridBatch(data, g.h, g.w)
-    return out
+    return finish(g, out)
 
 
-@family("outline", "other", ref.outline, C)
+@family("outline", "other", ref.outline, C, padded=True)
 def outline(g: GridBatch, c: int) -> GridBatch:
     """Background cells next to (8 neighbours) a non-background cell become colour c."""
     xp = g.xp
+    if xp is not np:
+        return stencil(g, "stencil_outline", 0, c)
     bg = background(g).reshape(-1, 1, 1)
 
     def ring():  # background cells touching a non-background cell: the same for every c
@@ -70,26 +83,30 @@ def outline(g: GridBatch, c: int) -> GridBatch:
                 if di or dj:
                     near |= _shifted(xp, fg, di, dj, False)
         return (g.data == bg) & near
-    return GridBatch(xp.where(memo(g, ("outline",), ring), c, g.data).astype(xp.uint8), g.h, g.w)
+    return finish(g, GridBatch(xp.where(memo(g, ("outline",), ring), c, g.data).astype(xp.uint8), g.h, g.w))
 
 
-@family("hollow", "other", ref.hollow)
+@family("hollow", "other", ref.hollow, padded=True)
 def hollow(g: GridBatch) -> GridBatch:
     """Non-background cells whose four neighbours are all non-background become background."""
     xp = g.xp
+    if xp is not np:
+        return stencil(g, "stencil_hollow")
     bg = background(g).reshape(-1, 1, 1)
     fg = _fg(g, bg)
     inner = fg.copy()
     for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         inner &= _shifted(xp, fg, di, dj, False)
-    return GridBatch(xp.where(inner, bg, g.data).astype(xp.uint8), g.h, g.w)
+    return finish(g, GridBatch(xp.where(inner, bg, g.data).astype(xp.uint8), g.h, g.w))
 
 
-@family("shift", "other", ref.shift, DIRS)
+@family("shift", "other", ref.shift, DIRS, padded=True)
 def shift(g: GridBatch, dir: str) -> GridBatch:
     """Move the content one cell towards `dir`; the uncovered edge becomes background."""
     xp = g.xp
-    di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
+    di, dj = _STEP[dir]
+    if xp is not np:
+        return stencil(g, "stencil_shift", di, dj)
     bg = background(g).reshape(-1, 1, 1)
     moved = _shifted(xp, g.data, di, dj, PAD)
-    return GridBatch(xp.where(moved == PAD, bg, moved).astype(xp.uint8), g.h, g.w)
+    return finish(g, GridBatch(xp.where(moved == PAD, bg, moved).astype(xp.uint8), g.h, g.w))
