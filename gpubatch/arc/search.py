@@ -84,7 +84,7 @@ class GroupSearch:
         self.mult = xp.asarray(_MULT[:K])
         self.salt = xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64))
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
-        self.seen = np.zeros(0, np.uint64)
+        self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
         self.order = 0
 
@@ -134,15 +134,16 @@ class GroupSearch:
             for t, c in zip(*np.unique(task_h, return_counts=True)):
                 self.ts[int(t)].states += int(c) * len(self.prims)
             oks, keys, valids, timings = [], [], [], []
+            tgt, free, salt = self.tgt_hash[task_d], ~self.demo[task_d], self.salt[task_d]  # shared by all
             for prim in self.prims:  # no host round trip inside this loop: the device runs ahead
                 t1 = time.perf_counter()
                 with self.backend.timed(sync=False) as box:  # on the GPU: events, read after the chunk
                     C = prim(G)
                     hashes = C.hash64().reshape(len(ids), K)
                     valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
-                    oks.append(valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1))
+                    oks.append(valid & ((hashes == tgt) | free).all(axis=1))
                     if not final:
-                        keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[task_d])
+                        keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ salt)
                         valids.append(valid)
                 timings.append((time.perf_counter() - t1, box[0]))
                 self.evaluations += len(ids) * K
@@ -152,10 +153,11 @@ class GroupSearch:
                 hashes = C.hash64().reshape(len(ids), K)
                 valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
                 self._fits(level + 1, ids, task_h, int(pi), C, hashes, valid, task_d)
-            if not final:
-                keys_h, valid_h = _host(xp, xp.stack(keys)), _host(xp, xp.stack(valids))
-                for pi in range(len(self.prims)):
-                    cand.append((keys_h[pi][valid_h[pi]], ids[valid_h[pi]], pi))
+            if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
+                P = len(self.prims)
+                ok = xp.stack(valids).ravel()
+                cand.append((xp.stack(keys).ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
+                             xp.repeat(xp.arange(P, dtype=xp.int32), len(ids))[ok]))
             if self.stats is not None:
                 for prim, (wall, events) in zip(self.prims, timings):
                     st = self.stats.for_op(prim.name, self.backend.label)
@@ -167,63 +169,90 @@ class GroupSearch:
         return True
 
     def _fits(self, level, ids, task_h, pi, C, hashes, valid, task_d=None, text=None) -> None:
-        xp = self.xp
+        """Record the states whose demo outputs match by hash, confirmed cell by cell, all hits at once:
+        a state seen before gets a vote, a new one its test outputs (one transfer for all of them)."""
+        xp, K = self.xp, self.K
         task_d = xp.asarray(task_h) if task_d is None else task_d
         ok = valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1)
-        hit = _host(xp, xp.flatnonzero(ok))
+        hit = xp.flatnonzero(ok)
         if not len(hit):
             return
-        K = self.K
-        for k in hit:  # confirm cell by cell: a hash match is not trusted alone
-            t = int(task_h[k])
-            st = self.ts[t]
-            n = len(st.task.train)
-            rows = np.arange(n) + k * K
-            got = C.take(xp.asarray(rows))
-            want = self.tgt.take(xp.asarray(np.arange(n) + t * K))
-            if not bool(got.equals(want).all()):
+        hit_t = task_d[hit]
+        col = xp.arange(K)
+        same = C.take((hit.reshape(-1, 1) * K + col).ravel()).equals(
+            self.tgt.take((hit_t.reshape(-1, 1) * K + col).ravel())).reshape(-1, K)
+        confirmed = (same | ~self.demo[hit_t]).all(axis=1)  # a hash match is not trusted alone
+        keys = (hashes[hit] * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[hit_t]
+        new: list[tuple[FitRecord, int]] = []
+        for k, good, key in zip(_host(xp, hit), _host(xp, confirmed), _host(xp, keys)):
+            if not good:
                 continue
-            outs = C.take(xp.asarray(np.arange(n, K) + k * K)).to_lists()
-            key = int(_host(xp, (hashes[k] * self.mult).sum(dtype=xp.uint64) ^ self.salt[t]))
-            prev = self.fit_by_key.get(key)
+            prev = self.fit_by_key.get(int(key))
             if prev is not None:
                 prev.votes += 1
                 continue
-            rec = FitRecord(level, self.order, key, None if text else (level, int(ids[k]), pi), outs, text=text)
+            rec = FitRecord(level, self.order, int(key), None if text else (level, int(ids[k]), pi), [], text=text)
             self.order += 1
-            self.fit_by_key[key] = rec
-            st.fits.append(rec)
+            self.fit_by_key[rec.key] = rec
+            self.ts[int(task_h[k])].fits.append(rec)
+            new.append((rec, int(k)))
+        if new:
+            ks = np.array([k for _, k in new])
+            grids = C.take(xp.asarray((ks.reshape(-1, 1) * K + np.arange(K)).ravel())).to_lists()
+            for j, (rec, k) in enumerate(new):
+                rec.outputs = grids[j * K + len(self.ts[int(task_h[k])].task.train):(j + 1) * K]
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
+        """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each
+        task's first states (generation order) up to its state budget, and store the new level sorted by
+        (primitive, parent) so that recomputing a chunk of it takes few primitive calls. All on the device."""
+        xp, T, P = self.xp, len(self.ts), len(self.prims)
         if cand:
-            keys = np.concatenate([c[0] for c in cand])
-            parents = np.concatenate([c[1] for c in cand])
-            prims = np.concatenate([np.full(len(c[0]), c[2], np.int32) for c in cand])
+            keys, parents, prims = (xp.concatenate([c[k] for c in cand]) for k in range(3))
         else:
-            keys, parents, prims = np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int32)
-        uniq, first, counts = np.unique(keys, return_index=True, return_counts=True)
-        for k, cnt in zip(uniq, counts):  # programs that reach a fitting state vote for it
-            rec = self.fit_by_key.get(int(k))
-            if rec is not None and rec.level == level + 1:
-                rec.votes = int(cnt)
-        new = ~np.isin(uniq, self.seen)
-        self.seen = np.union1d(self.seen, uniq)
-        first = np.sort(first[new])  # generation order: earlier primitives first
+            keys, parents, prims = xp.zeros(0, xp.uint64), xp.zeros(0, xp.int64), xp.zeros(0, xp.int32)
+        order = xp.argsort(keys, kind="stable")  # stable: equal keys keep generation order
+        sk = keys[order]
+        head = xp.ones(len(sk), bool)
+        head[1:] = sk[1:] != sk[:-1]
+        starts = xp.flatnonzero(head)
+        uniq, first = sk[starts], order[starts]
+        self._count_votes(level + 1, uniq, xp.diff(xp.concatenate([starts, xp.asarray([len(sk)])])))
+        new = ~_sorted_member(xp, uniq, self.seen)
+        self.seen = xp.sort(xp.concatenate([self.seen, uniq[new]]))
+        first = xp.sort(first[new])  # generation order: earlier chunks and primitives first
         parents, prims = parents[first], prims[first]
-        tasks = self.levels[level].task[parents]
-        keep = np.ones(len(first), bool)
-        for t in np.unique(tasks):
-            st = self.ts[int(t)]
-            allowed = max(0, (self.cfg.max_states - st.states) // max(1, len(self.prims)))
-            idx = np.flatnonzero(tasks == t)
-            if len(idx) > allowed:
-                keep[idx[allowed:]] = False
-                st.stopped = "state budget"
-        order = np.lexsort((parents[keep], prims[keep]))
-        lv = _Level(parents[keep][order], prims[keep][order], tasks[keep][order])
+        tasks = xp.asarray(self.levels[level].task)[parents]
+        # each task keeps its first `allowed` new states
+        used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
+        allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, P))
+        by_task = xp.argsort(tasks, kind="stable")
+        per_task = xp.bincount(tasks, minlength=T)
+        rank = xp.empty(len(tasks), xp.int64)
+        rank[by_task] = xp.arange(len(tasks)) - (xp.cumsum(per_task) - per_task)[tasks[by_task]]
+        keep = rank < allowed[tasks]
+        for t in np.flatnonzero(_host(xp, per_task > allowed)):
+            self.ts[int(t)].stopped = "state budget"
+        parents, prims, tasks = parents[keep], prims[keep], tasks[keep]
+        order = xp.argsort(prims.astype(xp.int64) * (int(parents.max()) + 1 if len(parents) else 1) + parents,
+                           kind="stable")
+        lv = _Level(_host(xp, parents[order]), _host(xp, prims[order]), _host(xp, tasks[order]))
         self.levels.append(lv)
         if len(lv.task) * self.K * CELLS <= self.cfg.store_bytes:
             lv.grids = self.materialize(level + 1, np.arange(len(lv.task)))
+
+    def _count_votes(self, level: int, uniq, counts) -> None:
+        """Programs that reach a fitting state of `level` vote for it: its number of candidates."""
+        recs = [r for r in self.fit_by_key.values() if r.level == level]
+        if not recs or not len(uniq):
+            return
+        xp = self.xp
+        want = xp.asarray(np.array([r.key for r in recs], np.uint64))
+        pos = xp.minimum(xp.searchsorted(uniq, want), len(uniq) - 1)
+        hits = _host(xp, xp.where(uniq[pos] == want, counts[pos], 0))
+        for rec, c in zip(recs, hits):
+            if c:
+                rec.votes = int(c)
 
     def run_battery(self, programs) -> None:
         """Evaluate hand-written programs on every task of the group; shared prefixes run once."""
@@ -257,6 +286,14 @@ class GroupSearch:
 def _salt(task_id: str) -> int:
     """A stable 64-bit number per task id, mixed into state keys so tasks never share states."""
     return int.from_bytes(hashlib.blake2b(task_id.encode(), digest_size=8).digest(), "little")
+
+
+def _sorted_member(xp, a, sorted_b):
+    """Whether each element of `a` is in the sorted array `sorted_b`."""
+    if not len(sorted_b):
+        return xp.zeros(len(a), bool)
+    pos = xp.minimum(xp.searchsorted(sorted_b, a), len(sorted_b) - 1)
+    return sorted_b[pos] == a
 
 
 def _host(xp, a):
