@@ -129,17 +129,38 @@ def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs:
         raise
 
 
+def balanced_order(costs: list[int], shard: int) -> list[int]:
+    """Task indices arranged so that consecutive runs of `shard` tasks (the batches the engine cuts, one per
+    device) carry about equal cost: longest-processing-time-first over the shards' fixed capacities."""
+    n = len(costs)
+    caps = [min(shard, n - k) for k in range(0, n, max(1, shard))]
+    loads, members = [0] * len(caps), [[] for _ in caps]
+    for i in sorted(range(n), key=lambda i: (-costs[i], i)):
+        s = min((k for k in range(len(caps)) if len(members[k]) < caps[k]), key=lambda k: (loads[k], k))
+        loads[s] += costs[i]
+        members[s].append(i)
+    return [i for m in members for i in sorted(m)]
+
+
 def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, programs: tuple = (),
-             builtin: bool = True) -> tuple[list[TaskResult], float]:
-    """Search every task through the engine; returns results in task order and the wall time."""
+             builtin: bool = True, shard: int = 0) -> tuple[list[TaskResult], float]:
+    """Search every task through the engine; returns results in task order and the wall time.
+
+    With `shard` (tasks per engine batch, one batch per device), tasks are dealt so that each batch costs
+    about the same: a search's cost grows with the task's number of grids, and the slowest batch sets the
+    wall time of a multi-GPU run."""
     op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin))
+    order = (balanced_order([len(t.train) + len(t.test_inputs) for t in tasks], shard) if shard
+             else list(range(len(tasks))))
     t0 = time.perf_counter()
-    results = []
-    for task, res in zip(tasks, executor.run_all(op, tasks, total=len(tasks), label="tasks")):
+    results: list = [None] * len(tasks)
+    dealt = [tasks[i] for i in order]
+    for i, res in zip(order, executor.run_all(op, dealt, total=len(tasks), label="tasks")):
         if isinstance(res, ItemFailure):
+            task = tasks[i]
             res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), None, 0, 0, 0.0, None,
                              error=f"{res.kind}: {res.error}")
-        results.append(res)
+        results[i] = res
     return results, time.perf_counter() - t0
 
 
@@ -171,4 +192,4 @@ def results_json(results: list[TaskResult], summary: BattSummary, extra: dict) -
             "run": extra, "tasks": [asdict(r) for r in results]}
 
 
-__all__ = ["BattSummary", "Fit", "TaskResult", "run_batt", "search_shard", "submission", "summarize"]
+__all__ = ["BattSummary", "Fit", "TaskResult", "balanced_order", "run_batt", "search_shard", "submission", "summarize"]

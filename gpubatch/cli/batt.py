@@ -70,7 +70,7 @@ def register(app: typer.Typer) -> None:
         workers = max(1, cfg.get("gpu.count"))
         shard = math.ceil(len(loaded) / workers)
         with run.executor(initial_size=shard, max_size=shard, min_size=1, dynamic_sizing=False) as ex:
-            res, seconds = job(loaded, ex, scfg, battery, enumerate_)
+            res, seconds = job(loaded, ex, scfg, battery, enumerate_, shard=shard if workers > 1 else 0)
             device = ex.selection.kind
         summary = summarize(res, seconds, len(problems))
         if submission:

@@ -3,7 +3,7 @@ import json
 
 from typer.testing import CliRunner
 
-from gpubatch.arc.batt import search_shard, submission
+from gpubatch.arc.batt import balanced_order, search_shard, submission
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.cli import app
@@ -102,3 +102,12 @@ def test_two_cpu_workers_equal_one(tmp_path):
         assert result.exit_code == 0, result.output
         outs.append([(t["id"], t["fits"], t["predictions"]) for t in json.loads(f.read_text())["tasks"]])
     assert outs[0] == outs[1]
+
+
+def test_balanced_order_deals_equal_cost_shards():
+    costs = [11, 10, 9, 3, 3, 3, 4, 4, 3, 5]  # cut in input order, the shards would cost 30, 9, 11 and 5
+    order = balanced_order(costs, 3)
+    assert sorted(order) == list(range(len(costs)))
+    loads = [sum(costs[i] for i in order[k:k + 3]) for k in range(0, len(order), 3)]
+    assert loads == [17, 17, 16, 5]
+    assert all(order[k:k + 3] == sorted(order[k:k + 3]) for k in range(0, 10, 3))  # task order kept inside
