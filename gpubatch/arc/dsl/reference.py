@@ -252,3 +252,36 @@ def shift(g, dir):
     di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
     return [[g[i - di][j - dj] if 0 <= i - di < H(g) and 0 <= j - dj < W(g) else bg for j in range(W(g))]
             for i in range(H(g))]
+
+
+# -- parts of the grid combined -------------------------------------------------------------------
+def _halves(g, axis):
+    """The two halves of a grid (top/bottom for axis h, left/right for v), skipping a one-colour middle
+    line when the size is odd; None when there is no such split."""
+    t = g if axis == "h" else dmirror(g)
+    n = H(t)
+    if n < 2 or (n % 2 and len(set(t[n // 2])) != 1):
+        return None
+    return t[:n // 2], t[n - n // 2:]
+
+
+_LOGIC = {"and": lambda a, b: a and b, "or": lambda a, b: a or b, "xor": lambda a, b: a != b,
+          "nor": lambda a, b: not (a or b)}
+
+
+def halves_logic(g, axis, op, c):
+    parts = _halves(g, axis)
+    if parts is None:
+        return None
+    a, b = parts
+    out = [[c if _LOGIC[op](x != 0, y != 0) else 0 for x, y in zip(ra, rb)] for ra, rb in zip(a, b)]
+    return out if axis == "h" else dmirror(out)
+
+
+def kron(g, mode):
+    if H(g) * H(g) > 30 or W(g) * W(g) > 30:
+        return None
+    bg = background(g)
+    on = (lambda v: v != 0) if mode == "fg" else (lambda v: v == bg)
+    return [[g[r][s] if on(g[i][j]) else 0 for j in range(W(g)) for s in range(W(g))]
+            for i in range(H(g)) for r in range(H(g))]

@@ -1,0 +1,61 @@
+"""Grids built from parts of the grid: cell-wise logic of its two halves (with or without a divider line),
+and the grid placed into itself (a Kronecker product over some of its own cells). Colour 0 is 'empty' here,
+as in the ARC tasks these serve: the most frequent colour changes from one demo grid to the next."""
+from __future__ import annotations
+
+from ..grids import CELLS, MAX, PAD, GridBatch
+from ..kernels import background, gather, memo
+from . import reference as ref
+from .colour import COLOURS
+from .registry import Param, family
+
+_SPLIT = {"h": ("tophalf", "bottomhalf"), "v": ("lefthalf", "righthalf")}
+_OPS = {"and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+        "nor": lambda a, b: ~(a | b)}
+
+
+def _halves(g: GridBatch, axis: str):
+    """(first half, second half, valid) for every grid; an odd size needs a one-colour middle line."""
+    def compute():
+        xp = g.xp
+        n = len(g)
+        first, second = (gather(g, op) for op in _SPLIT[axis])
+        size = g.h if axis == "h" else g.w
+        mid = (size // 2).reshape(n, 1, 1)
+        line = (xp.take_along_axis(g.data, xp.broadcast_to(mid, (n, 1, MAX)), axis=1).reshape(n, MAX) if axis == "h"
+                else xp.take_along_axis(g.data, xp.broadcast_to(mid, (n, MAX, 1)), axis=2).reshape(n, MAX))
+        uniform = ((line == line[:, :1]) | (line == PAD)).all(axis=1)
+        return first, second, (first.h > 0) & ((size % 2 == 0) | uniform)
+    return memo(g, ("halves", axis), compute)
+
+
+@family("halves_logic", "compose", ref.halves_logic,
+        (Param("axis", ("h", "v")), Param("op", tuple(_OPS)), Param("c", COLOURS)))
+def halves_logic(g: GridBatch, axis: str, op: str, c: int) -> GridBatch:
+    """Overlay the grid's two halves (top/bottom or left/right, a one-colour divider skipped): cells where
+    `op` of 'not 0' holds become c, the rest 0."""
+    xp = g.xp
+    a, b, ok = _halves(g, axis)
+    res = _OPS[op]((a.data != 0) & (a.data < PAD), (b.data != 0) & (b.data < PAD))
+    data = xp.where(a.data < PAD, xp.where(res, c, 0), PAD).astype(xp.uint8)
+    return GridBatch(data, xp.where(ok, a.h, 0).astype(xp.int32), a.w)
+
+
+@family("kron", "compose", ref.kron, (Param("mode", ("fg", "majority")),))
+def kron(g: GridBatch, mode: str) -> GridBatch:
+    """An h*h x w*w grid: block (i, j) is a copy of the grid where cell (i, j) is not 0 (fg) or is the most
+    frequent colour (majority), else 0."""
+    xp = g.xp
+    n = len(g)
+    hh, ww = g.h.reshape(n, 1, 1), g.w.reshape(n, 1, 1)
+    h1, w1 = xp.maximum(hh, 1), xp.maximum(ww, 1)
+    ii = xp.arange(MAX, dtype=xp.int32).reshape(1, MAX, 1)
+    jj = xp.arange(MAX, dtype=xp.int32).reshape(1, 1, MAX)
+    inside = (ii < hh * hh) & (jj < ww * ww)
+    flat = g.data.reshape(n, CELLS)
+    outer = xp.take_along_axis(flat, xp.where(inside, (ii // h1) * MAX + jj // w1, 0).reshape(n, CELLS), axis=1)
+    inner = xp.take_along_axis(flat, xp.where(inside, (ii % h1) * MAX + jj % w1, 0).reshape(n, CELLS), axis=1)
+    on = (outer != 0) if mode == "fg" else (outer == background(g).reshape(n, 1))
+    data = xp.where(inside.reshape(n, CELLS), xp.where(on, inner, 0), PAD).astype(xp.uint8)
+    return GridBatch(data.reshape(n, MAX, MAX), (hh * hh).reshape(n).astype(xp.int32),
+                     (ww * ww).reshape(n).astype(xp.int32))
