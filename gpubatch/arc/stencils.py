@@ -73,6 +73,26 @@ _BODIES = {
 """,
 }
 
+_BODIES["stencil_connect"] = r"""
+  // a 0 cell between two nearest non-0 cells of one colour along its row (p0 0 or 2) or, failing that, its
+  // column (p0 1 or 2) takes that colour (p1 < 0) or colour p1
+  if (v != 0) { dst[t] = v; return; }
+  int val = -1;
+  if (p0 != 1) {
+    int l = j - 1, r = j + 1;
+    while (l >= 0 && d[i * 30 + l] == 0) --l;
+    while (r < w && d[i * 30 + r] == 0) ++r;
+    if (l >= 0 && r < w && d[i * 30 + l] == d[i * 30 + r]) val = d[i * 30 + l];
+  }
+  if (val < 0 && p0 != 0) {
+    int u = i - 1, e = i + 1;
+    while (u >= 0 && d[u * 30 + j] == 0) --u;
+    while (e < h && d[e * 30 + j] == 0) ++e;
+    if (u >= 0 && e < h && d[u * 30 + j] == d[e * 30 + j]) val = d[u * 30 + j];
+  }
+  dst[t] = val < 0 ? 0 : (p1 < 0 ? (unsigned char)val : (unsigned char)p1);
+"""
+
 # gravity: one thread per line (a column for down/up, a row for left/right) of each grid; p0 = direction
 _GRAVITY_SRC = r"""
 extern "C" __global__ void stencil_gravity(const unsigned char* __restrict__ src, const int* __restrict__ hin,

@@ -3,11 +3,14 @@ and the grid placed into itself (a Kronecker product over some of its own cells)
 as in the ARC tasks these serve: the most frequent colour changes from one demo grid to the next."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..grids import CELLS, MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
+from ..stencils import stencil
 from . import reference as ref
 from .colour import COLOURS
-from .registry import Param, family
+from .registry import Param, family, finish
 
 _SPLIT = {"h": ("tophalf", "bottomhalf"), "v": ("lefthalf", "righthalf")}
 _OPS = {"and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
@@ -59,3 +62,37 @@ def kron(g: GridBatch, mode: str) -> GridBatch:
     data = xp.where(inside.reshape(n, CELLS), xp.where(on, inner, 0), PAD).astype(xp.uint8)
     return GridBatch(data.reshape(n, MAX, MAX), (hh * hh).reshape(n).astype(xp.int32),
                      (ww * ww).reshape(n).astype(xp.int32))
+
+
+@family("connect", "compose", ref.connect,
+        (Param("dir", ("h", "v", "hv")), Param("c", ("same",) + COLOURS[1:])), padded=True)
+def connect(g: GridBatch, dir: str, c) -> GridBatch:
+    """A 0 cell between the two nearest non-0 cells of one colour in its row (h), column (v) or row, then
+    column (hv) becomes that colour (same) or colour c."""
+    xp = g.xp
+    if xp is not np:
+        return stencil(g, "stencil_connect", {"h": 0, "v": 1, "hv": 2}[dir], -1 if c == "same" else c,
+                       needs_bg=False)
+    d = g.data.astype(np.int16)
+    val = _between(d, 2) if dir != "v" else np.full(d.shape, -1, np.int16)
+    if dir != "h":
+        val = np.where(val >= 0, val, _between(d, 1))
+    fill = (d == 0) & (val >= 0)
+    out = np.where(fill, val if c == "same" else c, d).astype(np.uint8)
+    return finish(g, GridBatch(out, g.h, g.w))
+
+
+def _between(d, axis: int):
+    """Colour of the nearest non-0 cells before and after each cell along `axis` when they are equal, else -1."""
+    a = np.moveaxis(d, axis, -1)
+    nz = (a != 0) & (a < PAD)
+    before, after = np.full(a.shape, -1, np.int16), np.full(a.shape, -1, np.int16)
+    cur = np.full(a.shape[:-1], -1, np.int16)
+    for k in range(MAX):
+        before[..., k] = cur
+        cur = np.where(nz[..., k], a[..., k], cur)
+    cur = np.full(a.shape[:-1], -1, np.int16)
+    for k in range(MAX - 1, -1, -1):
+        after[..., k] = cur
+        cur = np.where(nz[..., k], a[..., k], cur)
+    return np.moveaxis(np.where((before >= 0) & (before == after), before, -1), -1, axis)

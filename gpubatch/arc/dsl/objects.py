@@ -146,3 +146,18 @@ def count_objects(g: GridBatch, conn: int, multi: bool) -> GridBatch:
     out = out.reshape(n, MAX, MAX)
     count = is_root.sum(axis=1).astype(xp.int32)
     return GridBatch(out, xp.where(count > 0, 1, 0).astype(xp.int32), count)
+
+
+def _recolor(largest: bool):
+    def fn(g: GridBatch, conn: int, c: int) -> GridBatch:
+        xp = g.xp
+        mask, _ = picked(g, conn, False, False, largest)
+        out = xp.where(mask, c, g.data.reshape(len(g), CELLS)).astype(xp.uint8).reshape(-1, MAX, MAX)
+        return GridBatch(out, g.h, g.w)
+    return fn
+
+
+for _kind, _largest in (("largest", True), ("smallest", False)):
+    _f = _recolor(_largest)
+    _f.__doc__ = f"The {_kind} single-colour object (ties: the first in reading order) becomes colour c."
+    family(f"recolor_{_kind}", "objects", getattr(ref, f"recolor_{_kind}"), (CONN[0],) + C)(_f)

@@ -285,3 +285,38 @@ def kron(g, mode):
     on = (lambda v: v != 0) if mode == "fg" else (lambda v: v == bg)
     return [[g[r][s] if on(g[i][j]) else 0 for j in range(W(g)) for s in range(W(g))]
             for i in range(H(g)) for r in range(H(g))]
+
+
+def _between(line):
+    """Per position of a row: the colour of the nearest non-0 cells on both sides if they are equal."""
+    out = [-1] * len(line)
+    for k, v in enumerate(line):
+        if v:
+            continue
+        left = next((x for x in reversed(line[:k]) if x), None)
+        right = next((x for x in line[k + 1:] if x), None)
+        if left is not None and left == right:
+            out[k] = left
+    return out
+
+
+def connect(g, dir, c):
+    rows = [_between(r) for r in g] if dir != "v" else [[-1] * W(g) for _ in g]
+    cols = dmirror([_between(r) for r in dmirror(g)]) if dir != "h" else [[-1] * W(g) for _ in g]
+    out = []
+    for i in range(H(g)):
+        val = [rows[i][j] if rows[i][j] >= 0 else cols[i][j] for j in range(W(g))]
+        out.append([g[i][j] if val[j] < 0 else (val[j] if c == "same" else c) for j in range(W(g))])
+    return out
+
+
+def _recolor(g, largest, conn, c):
+    cells = _pick(g, largest, conn=conn) or []
+    out = [list(r) for r in g]
+    for i, j in cells:
+        out[i][j] = c
+    return out
+
+
+def recolor_largest(g, conn, c): return _recolor(g, True, conn, c)
+def recolor_smallest(g, conn, c): return _recolor(g, False, conn, c)
