@@ -5,7 +5,9 @@ program produces for one task. Each level applies every primitive to a chunk of 
 in one batched call, checks fits against the demo outputs by hash (confirmed cell by cell), and keeps new
 states: deduplicated per task by a 64-bit content hash of all K grids (salted by task), the shortest program
 first. Frontier grids are not kept beyond what memory allows: a level is recomputed from its parent level in
-chunks when it is expanded. Every task stops at its state budget; the run stops at its time budget.
+chunks when it is expanded. Every task stops at its state budget; the run stops at its time budget. When a
+task's budget cannot take all of a level's new states, it keeps those whose demo outputs already have the
+target's shape on the most demo pairs (a cheap score computed with the hash), then the earliest generated.
 """
 from __future__ import annotations
 
@@ -80,6 +82,7 @@ class GroupSearch:
         self.inp = host.to(xp)
         self.tgt = tg.to(xp)
         self.tgt_hash = self.tgt.hash64().reshape(T, K)
+        self.tgt_h, self.tgt_w = self.tgt.h.reshape(T, K), self.tgt.w.reshape(T, K)
         self.demo = xp.asarray(demo)
         self.mult = xp.asarray(_MULT[:K])
         self.salt = xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64))
@@ -133,8 +136,9 @@ class GroupSearch:
             task_d = xp.asarray(task_h)
             for t, c in zip(*np.unique(task_h, return_counts=True)):
                 self.ts[int(t)].states += int(c) * len(self.prims)
-            oks, keys, valids, timings = [], [], [], []
+            oks, keys, valids, scores, timings = [], [], [], [], []
             tgt, free, salt = self.tgt_hash[task_d], ~self.demo[task_d], self.salt[task_d]  # shared by all
+            th, tw = self.tgt_h[task_d], self.tgt_w[task_d]
             for prim in self.prims:  # no host round trip inside this loop: the device runs ahead
                 t1 = time.perf_counter()
                 with self.backend.timed(sync=False) as box:  # on the GPU: events, read after the chunk
@@ -145,6 +149,8 @@ class GroupSearch:
                     if not final:
                         keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ salt)
                         valids.append(valid)
+                        shaped = (C.h.reshape(len(ids), K) == th) & (C.w.reshape(len(ids), K) == tw) & ~free
+                        scores.append(shaped.sum(axis=1, dtype=xp.int32))
                 timings.append((time.perf_counter() - t1, box[0]))
                 self.evaluations += len(ids) * K
             hits = _host(xp, xp.stack(oks).any(axis=1))
@@ -157,7 +163,7 @@ class GroupSearch:
                 P = len(self.prims)
                 ok = xp.stack(valids).ravel()
                 cand.append((xp.stack(keys).ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
-                             xp.repeat(xp.arange(P, dtype=xp.int32), len(ids))[ok]))
+                             xp.repeat(xp.arange(P, dtype=xp.int32), len(ids))[ok], xp.stack(scores).ravel()[ok]))
             if self.stats is not None:
                 for prim, (wall, events) in zip(self.prims, timings):
                     st = self.stats.for_op(prim.name, self.backend.label)
@@ -204,13 +210,13 @@ class GroupSearch:
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
         """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each
-        task's first states (generation order) up to its state budget, and store the new level sorted by
+        task's best-scored states (then generation order) up to its state budget, store the new level sorted by
         (primitive, parent) so that recomputing a chunk of it takes few primitive calls. All on the device."""
         xp, T, P = self.xp, len(self.ts), len(self.prims)
         if cand:
-            keys, parents, prims = (xp.concatenate([c[k] for c in cand]) for k in range(3))
+            keys, parents, prims, score = (xp.concatenate([c[k] for c in cand]) for k in range(4))
         else:
-            keys, parents, prims = xp.zeros(0, xp.uint64), xp.zeros(0, xp.int64), xp.zeros(0, xp.int32)
+            keys, parents, prims, score = (xp.zeros(0, d) for d in (xp.uint64, xp.int64, xp.int32, xp.int32))
         order = xp.argsort(keys, kind="stable")  # stable: equal keys keep generation order
         sk = keys[order]
         head = xp.ones(len(sk), bool)
@@ -221,12 +227,13 @@ class GroupSearch:
         new = ~_sorted_member(xp, uniq, self.seen)
         self.seen = xp.sort(xp.concatenate([self.seen, uniq[new]]))
         first = xp.sort(first[new])  # generation order: earlier chunks and primitives first
-        parents, prims = parents[first], prims[first]
+        parents, prims, score = parents[first], prims[first], score[first]
         tasks = xp.asarray(self.levels[level].task)[parents]
-        # each task keeps its first `allowed` new states
+        # each task keeps `allowed` new states: those whose demo outputs have the target's shape most often
+        # first, then generation order
         used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
         allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, P))
-        by_task = xp.argsort(tasks, kind="stable")
+        by_task = xp.argsort(tasks.astype(xp.int64) * 1024 + (self.K - score), kind="stable")
         per_task = xp.bincount(tasks, minlength=T)
         rank = xp.empty(len(tasks), xp.int64)
         rank[by_task] = xp.arange(len(tasks)) - (xp.cumsum(per_task) - per_task)[tasks[by_task]]
