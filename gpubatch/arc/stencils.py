@@ -120,6 +120,34 @@ extern "C" __global__ void stencil_gravity(const unsigned char* __restrict__ src
 }
 """
 
+# halves_logic: mode = axis * 4 + op (axis 0 top/bottom, 1 left/right; op 0 and, 1 or, 2 xor, 3 nor)
+_HALVES_SRC = r"""
+extern "C" __global__ void halves_logic(const unsigned char* __restrict__ src, const int* __restrict__ hin,
+    const int* __restrict__ win, int mode, int colour, unsigned char* __restrict__ dst,
+    int* __restrict__ hout, int* __restrict__ wout, long long ncells) {
+  long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= ncells) return;
+  long long b = t / 900;
+  int c = (int)(t - b * 900), i = c / 30, j = c - i * 30;
+  const unsigned char* d = src + b * 900;
+  int h = hin[b], w = win[b], axis = mode >> 2, op = mode & 3;
+  int n = axis == 0 ? h : w, half = n / 2;
+  bool ok = h >= 1 && h <= 30 && w >= 1 && w <= 30 && half >= 1;
+  if (ok && (n & 1)) {  // an odd size splits only around a one-colour middle line
+    int len = axis == 0 ? w : h;
+    unsigned char first = axis == 0 ? d[half * 30] : d[half];
+    for (int k = 1; k < len; ++k) ok &= (axis == 0 ? d[half * 30 + k] : d[k * 30 + half]) == first;
+  }
+  int H = ok ? (axis == 0 ? half : h) : 0, W = ok ? (axis == 0 ? w : half) : 0;
+  if (c == 0) { hout[b] = H; wout[b] = W; }
+  if (i >= H || j >= W) { dst[t] = 10; return; }
+  int off = n - half;
+  bool x = d[i * 30 + j] != 0, y = (axis == 0 ? d[(i + off) * 30 + j] : d[i * 30 + j + off]) != 0;
+  bool r = op == 0 ? (x && y) : op == 1 ? (x || y) : op == 2 ? (x != y) : !(x || y);
+  dst[t] = r ? (unsigned char)colour : 0;
+}
+"""
+
 _FINISH_SRC = r"""
 extern "C" __global__ void finish_grids(const unsigned char* __restrict__ src, const int* __restrict__ hsrc,
     const int* __restrict__ hin, const int* __restrict__ win, unsigned char* __restrict__ dst,
@@ -221,6 +249,17 @@ def gravity_cuda(g: GridBatch, direction: int) -> GridBatch:
     return out
 
 
+def halves_cuda(g: GridBatch, axis: int, op: int, colour: int) -> GridBatch:
+    """`compose.halves_logic` in one pass (CuPy only)."""
+    out, (data, h, w) = _args(g)
+    n = len(g)
+    if n:
+        _compiled("halves_logic", _HALVES_SRC)(
+            (_blocks(n * CELLS, 256),), (256,),
+            (data, h, w, np.int32(axis * 4 + op), np.int32(colour), out.data, out.h, out.w, np.int64(n * CELLS)))
+    return out
+
+
 def finish_cuda(src: GridBatch, out: GridBatch) -> GridBatch:
     """`registry.finish` in one pass: invalidate bad results, PAD outside each grid (CuPy only)."""
     import cupy
@@ -237,4 +276,4 @@ def finish_cuda(src: GridBatch, out: GridBatch) -> GridBatch:
     return res
 
 
-__all__ = ["component_stats", "finish_cuda", "gravity_cuda", "stencil"]
+__all__ = ["component_stats", "finish_cuda", "gravity_cuda", "halves_cuda", "stencil"]

@@ -90,9 +90,11 @@ def _with_invalid(host: GridBatch) -> GridBatch:
                      np.concatenate([host.w, bad.w]))
 
 
-@pytest.mark.parametrize("prim", [p for p in PRIMS if p.name in ("gravity", "symmetrize", "outline", "hollow",
-                                                                  "shift", "keep_largest", "fill_enclosed")],
-                         ids=lambda p: p.text)
+FUSED = ("gravity", "symmetrize", "outline", "hollow", "shift", "connect", "halves_logic", "kron", "keep_largest",
+         "fill_enclosed")
+
+
+@pytest.mark.parametrize("prim", [p for p in PRIMS if p.name in FUSED], ids=lambda p: p.text)
 def test_fused_kernels_on_invalid_inputs(prim, batches):
     import cupy
 

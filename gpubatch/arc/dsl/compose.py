@@ -7,7 +7,7 @@ import numpy as np
 
 from ..grids import CELLS, MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
-from ..stencils import stencil
+from ..stencils import halves_cuda, stencil
 from . import reference as ref
 from .colour import COLOURS
 from .registry import Param, family, finish
@@ -33,15 +33,17 @@ def _halves(g: GridBatch, axis: str):
 
 
 @family("halves_logic", "compose", ref.halves_logic,
-        (Param("axis", ("h", "v")), Param("op", tuple(_OPS)), Param("c", COLOURS)))
+        (Param("axis", ("h", "v")), Param("op", tuple(_OPS)), Param("c", COLOURS)), padded=True)
 def halves_logic(g: GridBatch, axis: str, op: str, c: int) -> GridBatch:
     """Overlay the grid's two halves (top/bottom or left/right, a one-colour divider skipped): cells where
     `op` of 'not 0' holds become c, the rest 0."""
     xp = g.xp
+    if xp is not np:
+        return halves_cuda(g, ("h", "v").index(axis), list(_OPS).index(op), c)
     a, b, ok = _halves(g, axis)
     res = _OPS[op]((a.data != 0) & (a.data < PAD), (b.data != 0) & (b.data < PAD))
     data = xp.where(a.data < PAD, xp.where(res, c, 0), PAD).astype(xp.uint8)
-    return GridBatch(data, xp.where(ok, a.h, 0).astype(xp.int32), a.w)
+    return finish(g, GridBatch(data, xp.where(ok, a.h, 0).astype(xp.int32), a.w))
 
 
 @family("kron", "compose", ref.kron, (Param("mode", ("fg", "majority")),))
