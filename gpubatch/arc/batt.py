@@ -95,11 +95,14 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
 
 
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
-    ranked = sorted(st.fits, key=lambda f: (f.level, -f.votes, f.order))
+    # exact fits first (shorter, then more programs agreeing, then found first); fits up to a colour map after
+    ranked = sorted(st.fits, key=lambda f: (f.cmap is not None, f.level, -f.votes, f.order))
     fits = []
     for f in ranked:
         text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
-        fits.append(Fit(text, f.level, f.votes))
+        if f.cmap is not None:
+            text = (text + " | " if text != "identity" else "") + f"cmap(m={f.cmap})"
+        fits.append(Fit(text, f.level + (f.cmap is not None), f.votes))
     n_test = len(st.task.test_inputs)
     preds = []
     for i in range(n_test):

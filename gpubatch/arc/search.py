@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .colourmap import apply_map, learn_map, map_fits, map_text
 from .dsl import REGISTRY, Primitive
 from .grids import CELLS, GridBatch
 from .tasks import Task
 
+_MAPPED = 0x5BD1E9955BD1E995  # mixed into the key of a fit up to a colour map: never the exact fit's key
 _MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
 
 
@@ -42,6 +44,8 @@ class FitRecord:
     outputs: list
     votes: int = 1
     text: str | None = None  # programs from a battery file carry their own text
+    cmap: str | None = None  # a fit up to this colour map (`3>4 1>5`), learned from the demos
+    state: int = 0  # the state's key (`key` differs for fits up to a colour map)
 
 
 @dataclass
@@ -115,7 +119,8 @@ class GroupSearch:
     def check_level0(self) -> None:
         T = len(self.ts)
         hashes = self.inp.hash64().reshape(T, self.K)
-        self._fits(0, np.arange(T), np.arange(T), -1, self.inp, hashes, self.xp.ones(T, bool))
+        for mapped in (False, True):
+            self._fits(0, np.arange(T), np.arange(T), -1, self.inp, hashes, self.xp.ones(T, bool), mapped=mapped)
 
     def expand(self, level: int) -> bool:
         """Expand `level` into level + 1; False when the time budget stopped it."""
@@ -136,7 +141,7 @@ class GroupSearch:
             task_d = xp.asarray(task_h)
             for t, c in zip(*np.unique(task_h, return_counts=True)):
                 self.ts[int(t)].states += int(c) * len(self.prims)
-            oks, keys, valids, scores, timings = [], [], [], [], []
+            oks, maps, keys, valids, scores, timings = [], [], [], [], [], []
             tgt, free, salt = self.tgt_hash[task_d], ~self.demo[task_d], self.salt[task_d]  # shared by all
             th, tw = self.tgt_h[task_d], self.tgt_w[task_d]
             for prim in self.prims:  # no host round trip inside this loop: the device runs ahead
@@ -146,6 +151,7 @@ class GroupSearch:
                     hashes = C.hash64().reshape(len(ids), K)
                     valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
                     oks.append(valid & ((hashes == tgt) | free).all(axis=1))
+                    maps.append(map_fits(C, self.tgt, task_d, self.demo, K))
                     if not final:
                         keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ salt)
                         valids.append(valid)
@@ -154,11 +160,13 @@ class GroupSearch:
                 timings.append((time.perf_counter() - t1, box[0]))
                 self.evaluations += len(ids) * K
             hits = _host(xp, xp.stack(oks).any(axis=1))
-            for pi in np.flatnonzero(hits):  # rare: recompute and confirm cell by cell
+            mapped = _host(xp, (xp.stack(maps) & ~xp.stack(oks)).any(axis=1))
+            for pi in np.flatnonzero(hits | mapped):  # rare: recompute and confirm cell by cell
                 C = self.prims[pi](G)
                 hashes = C.hash64().reshape(len(ids), K)
                 valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
-                self._fits(level + 1, ids, task_h, int(pi), C, hashes, valid, task_d)
+                for m in (False, True) if hits[pi] and mapped[pi] else (bool(mapped[pi]),):
+                    self._fits(level + 1, ids, task_h, int(pi), C, hashes, valid, task_d, mapped=m)
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
                 P = len(self.prims)
                 ok = xp.stack(valids).ravel()
@@ -174,39 +182,56 @@ class GroupSearch:
             self._next_level(level, cand)
         return True
 
-    def _fits(self, level, ids, task_h, pi, C, hashes, valid, task_d=None, text=None) -> None:
-        """Record the states whose demo outputs match by hash, confirmed cell by cell, all hits at once:
-        a state seen before gets a vote, a new one its test outputs (one transfer for all of them)."""
+    def _fits(self, level, ids, task_h, pi, C, hashes, valid, task_d=None, text=None, mapped=False) -> None:
+        """Record the states whose demo outputs match the targets, all hits at once: exactly (by hash,
+        confirmed cell by cell) or, with `mapped`, only up to one colour map (checked cell by cell on the
+        device, then learned on the host). A state seen before gets a vote; a new one its test outputs."""
         xp, K = self.xp, self.K
         task_d = xp.asarray(task_h) if task_d is None else task_d
         ok = valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1)
+        if mapped:
+            ok = map_fits(C, self.tgt, task_d, self.demo, K) & ~ok
         hit = xp.flatnonzero(ok)
         if not len(hit):
             return
         hit_t = task_d[hit]
         col = xp.arange(K)
-        same = C.take((hit.reshape(-1, 1) * K + col).ravel()).equals(
-            self.tgt.take((hit_t.reshape(-1, 1) * K + col).ravel())).reshape(-1, K)
-        confirmed = (same | ~self.demo[hit_t]).all(axis=1)  # a hash match is not trusted alone
-        keys = (hashes[hit] * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[hit_t]
-        new: list[tuple[FitRecord, int]] = []
-        for k, good, key in zip(_host(xp, hit), _host(xp, confirmed), _host(xp, keys)):
+        if mapped:
+            confirmed = xp.ones(len(hit), bool)
+        else:  # a hash match is not trusted alone
+            same = C.take((hit.reshape(-1, 1) * K + col).ravel()).equals(
+                self.tgt.take((hit_t.reshape(-1, 1) * K + col).ravel())).reshape(-1, K)
+            confirmed = (same | ~self.demo[hit_t]).all(axis=1)
+        states = (hashes[hit] * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[hit_t]
+        pending: dict[int, list] = {}  # key -> [index in batch, state key, votes], in hit order
+        for k, good, state in zip(_host(xp, hit), _host(xp, confirmed), _host(xp, states)):
+            key = int(state) ^ (_MAPPED if mapped else 0)
             if not good:
                 continue
-            prev = self.fit_by_key.get(int(key))
-            if prev is not None:
-                prev.votes += 1
-                continue
-            rec = FitRecord(level, self.order, int(key), None if text else (level, int(ids[k]), pi), [], text=text)
+            if key in self.fit_by_key:
+                self.fit_by_key[key].votes += 1
+            elif key in pending:
+                pending[key][2] += 1
+            else:
+                pending[key] = [int(k), int(state), 1]
+        if not pending:
+            return
+        ks = np.array([v[0] for v in pending.values()])
+        grids = C.take(xp.asarray((ks.reshape(-1, 1) * K + np.arange(K)).ravel())).to_lists()
+        for j, (key, (k, state, votes)) in enumerate(pending.items()):
+            st = self.ts[int(task_h[k])]
+            n = len(st.task.train)
+            outs, cm = grids[j * K + n:(j + 1) * K], None
+            if mapped:
+                m = learn_map(grids[j * K:j * K + n], [b for _, b in st.task.train])
+                if m is None:
+                    continue
+                outs, cm = [apply_map(g, m) for g in outs], map_text(m)
+            rec = FitRecord(level, self.order, key, None if text else (level, int(ids[k]), pi), outs, votes,
+                            text=text, cmap=cm, state=state)
             self.order += 1
-            self.fit_by_key[rec.key] = rec
-            self.ts[int(task_h[k])].fits.append(rec)
-            new.append((rec, int(k)))
-        if new:
-            ks = np.array([k for _, k in new])
-            grids = C.take(xp.asarray((ks.reshape(-1, 1) * K + np.arange(K)).ravel())).to_lists()
-            for j, (rec, k) in enumerate(new):
-                rec.outputs = grids[j * K + len(self.ts[int(task_h[k])].task.train):(j + 1) * K]
+            self.fit_by_key[key] = rec
+            st.fits.append(rec)
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
         """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each
@@ -254,7 +279,7 @@ class GroupSearch:
         if not recs or not len(uniq):
             return
         xp = self.xp
-        want = xp.asarray(np.array([r.key for r in recs], np.uint64))
+        want = xp.asarray(np.array([r.state for r in recs], np.uint64))
         pos = xp.minimum(xp.searchsorted(uniq, want), len(uniq) - 1)
         hits = _host(xp, xp.where(uniq[pos] == want, counts[pos], 0))
         for rec, c in zip(recs, hits):
@@ -277,7 +302,8 @@ class GroupSearch:
                 st.states += 1
             hashes = C.hash64().reshape(T, self.K)
             valid = (C.h > 0).reshape(T, self.K).all(axis=1)
-            self._fits(len(steps), ids, ids, -1, C, hashes, valid, text=prog.text)
+            for mapped in (False, True):
+                self._fits(len(steps), ids, ids, -1, C, hashes, valid, text=prog.text, mapped=mapped)
 
     def program_steps(self, path: tuple[int, int, int]) -> list[int]:
         level, idx, pi = path

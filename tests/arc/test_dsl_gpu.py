@@ -114,3 +114,28 @@ def test_finish_kernel_equals_numpy(batches):
                     rng.integers(-1, 33, size=len(host)).astype(np.int32))
     src = GridBatch(host.data, np.where(rng.random(len(host)) < 0.1, 0, host.h).astype(np.int32), host.w)
     assert _same(finish(src, out), finish(src.to(cupy), out.to(cupy))) == 0
+
+
+def test_colour_map_kernel_equals_numpy(batches):
+    import cupy
+
+    from gpubatch.arc.colourmap import map_fits
+
+    host, _ = batches
+    rng = np.random.default_rng(11)
+    K, T, n = 4, 300, 4000
+    tgt = host.take(rng.integers(0, len(host), T * K))
+    demo = rng.random((T, K)) < 0.8
+    task = rng.integers(0, T, n)
+    base = tgt.take((task.reshape(-1, 1) * K + np.arange(K)).ravel())
+    lut = np.stack([np.append(rng.permutation(10) if rng.random() < 0.5 else rng.integers(0, 10, 10), 10)
+                    for _ in range(n)]).astype(np.uint8)
+    states = apply_lut(base, np.repeat(lut, K, axis=0))
+    flip = rng.random(n * K) < 0.05  # some grids get one changed cell, some another grid's shape
+    states.data[flip, 0, 0] = np.where(states.data[flip, 0, 0] < 9, states.data[flip, 0, 0] + 1, 0)
+    other = rng.random(n * K) < 0.05
+    states.h[other] = host.h[rng.integers(0, len(host), other.sum())]
+    want = map_fits(states, tgt, task, demo, K)
+    got = map_fits(states.to(cupy), tgt.to(cupy), cupy.asarray(task), cupy.asarray(demo), K)
+    assert 0.1 < want.mean() < 0.9
+    np.testing.assert_array_equal(cupy.asnumpy(got), want)

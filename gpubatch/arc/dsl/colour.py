@@ -92,3 +92,22 @@ def recolor_fg_majority(g: GridBatch) -> GridBatch:
     top = counts.argmax(axis=1).reshape(-1, 1)
     has_fg = (counts.max(axis=1) > 0).reshape(-1, 1)
     return _table(g, lambda xp, x: xp.where((x == bg) | ~has_fg, x, top))
+
+
+def _colour_map(text) -> dict[int, int] | None:
+    """`3>4 1>5` -> {3: 4, 1: 5}; None if malformed."""
+    m = {}
+    for pair in str(text).split():
+        a, sep, b = pair.partition(">")
+        if not (sep and a.isdigit() and b.isdigit() and int(a) < NCOL and int(b) < NCOL) or int(a) in m:
+            return None
+        m[int(a)] = int(b)
+    return m
+
+
+@family("cmap", "colour", ref.cmap, (Param("m", (), doc="pairs a>b separated by spaces, e.g. 3>4 1>5",
+                                          accepts=lambda v: _colour_map(v) is not None),), padded=True)
+def cmap(g: GridBatch, m: str) -> GridBatch:
+    """Map colours a to b for each pair a>b (learned from the demos by the search; never enumerated)."""
+    table = _colour_map(m)
+    return _table(g, lambda xp, x: sum(xp.where(x == a, b - a, 0) for a, b in table.items()) + x)

@@ -74,6 +74,11 @@ def crop_bbox(g):
 
 # -- colour ---------------------------------------------------------------------------------------
 def _map(g, f): return [[f(v) for v in r] for r in g]
+
+
+def cmap(g, m):
+    table = dict((int(a), int(b)) for a, _, b in (p.partition(">") for p in str(m).split()))
+    return _map(g, lambda v: table.get(v, v))
 def replace(g, a, b): return _map(g, lambda v: b if v == a else v)
 def swap(g, a, b): return _map(g, lambda v: b if v == a else a if v == b else v)
 

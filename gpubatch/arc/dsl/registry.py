@@ -24,6 +24,7 @@ class Param:
     values: tuple[Any, ...]
     default: Any = None
     doc: str = ""
+    accepts: Callable[[Any], bool] | None = None  # free-form values (never enumerated): this validates them
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,10 @@ class Registry:
             value = kwargs.pop(p.name, p.default)
             if value is None:
                 raise ValueError(f"{name}: missing parameter {p.name}")
-            if value not in p.values:
+            if p.accepts is not None:
+                if not p.accepts(value):
+                    raise ValueError(f"{name}: {p.name}={_fmt(value)} is not valid ({p.doc})")
+            elif value not in p.values:
                 choices = ", ".join(_fmt(v) for v in p.values)
                 raise ValueError(f"{name}: {p.name}={_fmt(value)} is not one of {choices}")
             args.append((p.name, value))
