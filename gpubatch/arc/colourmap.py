@@ -1,10 +1,12 @@
-"""Fits up to a colour map: a search state whose demo outputs become the targets under one colour-to-colour
-function shared by all demo pairs (`0d3d703e`: 3->4, 1->5, 2->6). The map is learned from the demos and
-applied to the test outputs; colours the demos never show keep their colour.
+"""Fits up to a colour map: a search state whose demo outputs become the targets under one one-to-one
+colour map shared by all demo pairs (`0d3d703e`: 3->4, 1->5, 2->6). The map is learned from the demos and
+applied to the test outputs; colours the demos never show keep their colour. Maps that merge colours are
+not accepted: with them any state of the right shape would "fit" a one-colour target.
 
 `map_fits` checks every state of a batch at once: on the GPU one warp per state ORs, for each colour of the
 state's demo outputs, the bit of the target colour in the same cell, then tests that each colour saw at most
-one target colour; the NumPy version counts (colour, target colour) pairs with one bincount.
+one target colour and no two colours the same one; the NumPy version counts (colour, target colour) pairs
+with one bincount.
 """
 from __future__ import annotations
 
@@ -40,8 +42,12 @@ extern "C" __global__ void colour_map_fits(const unsigned char* __restrict__ C, 
   for (int col = 0; col < 10; ++col)
     for (int off = 16; off > 0; off >>= 1) m[col] |= __shfl_down_sync(0xffffffffu, m[col], off);
   if (lane == 0) {
+    unsigned int used = 0;
     #pragma unroll
-    for (int col = 0; col < 10; ++col) ok &= __popc(m[col]) <= 1;
+    for (int col = 0; col < 10; ++col) {
+      ok &= __popc(m[col]) <= 1 && !(used & m[col]);  // a function, and one-to-one
+      used |= m[col];
+    }
     out[s] = ok;
   }
 }
@@ -73,12 +79,13 @@ def map_fits(C: GridBatch, tgt: GridBatch, task, demo, K: int):
     spare = (PAD + 1) ** 2  # a bin for the cells of rows that are not demos
     pairs = np.where(dm.reshape(n, K, 1), pairs, spare) + np.arange(n).reshape(n, 1, 1) * (spare + 1)
     seen = np.bincount(pairs.ravel(), minlength=n * (spare + 1)).reshape(n, spare + 1)[:, :spare] > 0
-    function = (seen.reshape(n, PAD + 1, PAD + 1)[:, :NCOL].sum(axis=2) <= 1).all(axis=1)
-    return shape_ok.all(axis=1) & function
+    seen = seen.reshape(n, PAD + 1, PAD + 1)[:, :NCOL]
+    one_to_one = (seen.sum(axis=2) <= 1).all(axis=1) & (seen.sum(axis=1) <= 1).all(axis=1)
+    return shape_ok.all(axis=1) & one_to_one
 
 
 def learn_map(outputs: list, targets: list) -> dict[int, int] | None:
-    """The colour function taking every output grid onto its target (lists of rows), or None."""
+    """The one-to-one colour map taking every output grid onto its target (lists of rows), or None."""
     m: dict[int, int] = {}
     for out, want in zip(outputs, targets):
         if out is None or len(out) != len(want) or len(out[0]) != len(want[0]):
@@ -87,7 +94,7 @@ def learn_map(outputs: list, targets: list) -> dict[int, int] | None:
             for a, b in zip(ro, rw):
                 if m.setdefault(a, b) != b:
                     return None
-    return m
+    return m if len(set(m.values())) == len(m) else None
 
 
 def map_text(m: dict[int, int]) -> str:

@@ -60,6 +60,11 @@ GATHER: dict[str, tuple[str, str, str, str]] = {
     "vconcat_mirror": ("2*h", "w", "sel(i<h, i, 2*h-1-i)", "j"),
     "mirror_vconcat": ("2*h", "w", "sel(i<h, h-1-i, i-h)", "j"),
     "mirror4": ("2*h", "2*w", "sel(i<h, i, 2*h-1-i)", "sel(j<w, j, 2*w-1-j)"),
+    # square grids only: the grid and its quarter turns around the centre (clockwise or anticlockwise)
+    "rot4": ("sel(h==w, 2*h, 0)", "2*w", "sel(i<h, sel(j<w, i, h+w-1-j), sel(j<w, j, 2*h-1-i))",
+             "sel(i<h, sel(j<w, j, i), sel(j<w, h+w-1-i, 2*w-1-j))"),
+    "rot4_ccw": ("sel(h==w, 2*h, 0)", "2*w", "sel(i<h, sel(j<w, i, j-w), sel(j<w, h-1-j, 2*h-1-i))",
+                 "sel(i<h, sel(j<w, j, w-1-i), sel(j<w, i-h, 2*w-1-j))"),
     "crop": ("p2", "p3", "p0+i", "p1+j"),
 }
 

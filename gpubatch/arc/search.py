@@ -22,6 +22,7 @@ from .dsl import REGISTRY, Primitive
 from .grids import CELLS, GridBatch
 from .tasks import Task
 
+MAPPED_CAP = 20  # fits up to a colour map kept per task (they rank after every exact fit)
 _MAPPED = 0x5BD1E9955BD1E995  # mixed into the key of a fit up to a colour map: never the exact fit's key
 _MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
 
@@ -91,6 +92,7 @@ class GroupSearch:
         self.mult = xp.asarray(_MULT[:K])
         self.salt = xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64))
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
+        self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
         self.order = 0
@@ -189,8 +191,8 @@ class GroupSearch:
         xp, K = self.xp, self.K
         task_d = xp.asarray(task_h) if task_d is None else task_d
         ok = valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1)
-        if mapped:
-            ok = map_fits(C, self.tgt, task_d, self.demo, K) & ~ok
+        if mapped:  # tasks with MAPPED_CAP such fits take no more
+            ok = map_fits(C, self.tgt, task_d, self.demo, K) & ~ok & self.map_open[task_d]
         hit = xp.flatnonzero(ok)
         if not len(hit):
             return
@@ -232,6 +234,8 @@ class GroupSearch:
             self.order += 1
             self.fit_by_key[key] = rec
             st.fits.append(rec)
+            if mapped and sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP:
+                self.map_open[int(task_h[k])] = False
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
         """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each

@@ -39,6 +39,8 @@ for _name, _doc in [
     ("vconcat_mirror", "The grid above its top-bottom mirror (height doubles)."),
     ("mirror_vconcat", "The top-bottom mirror above the grid."),
     ("mirror4", "Kaleidoscope: grid, mirrors and half turn in a 2x2 arrangement."),
+    ("rot4", "A square grid and its quarter turns clockwise around the centre of a 2x2 arrangement."),
+    ("rot4_ccw", "A square grid and its quarter turns anticlockwise around the centre of a 2x2 arrangement."),
 ]:
     _simple(_name, "size", _doc)
 

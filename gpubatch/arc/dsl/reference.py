@@ -53,6 +53,11 @@ def mirror_vconcat(g): return g[::-1] + g
 def mirror4(g): return vconcat_mirror(hconcat_mirror(g))
 
 
+def _quads(a, b, c, d): return [ra + rb for ra, rb in zip(a, b)] + [rc + rd for rc, rd in zip(c, d)]
+def rot4(g): return _quads(g, rot90(g), rot270(g), rot180(g)) if H(g) == W(g) else None
+def rot4_ccw(g): return _quads(g, rot270(g), rot90(g), rot180(g)) if H(g) == W(g) else None
+
+
 def compress(g):
     rows = [i for i in range(H(g)) if len(set(g[i])) > 1]
     cols = [j for j in range(W(g)) if len({g[i][j] for i in range(H(g))}) > 1]
