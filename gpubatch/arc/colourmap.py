@@ -74,14 +74,39 @@ def map_fits(C: GridBatch, tgt: GridBatch, task, demo, K: int):
     trows = (task.reshape(n, 1) * K + np.arange(K)).ravel()
     dm = np.asarray(demo)[task]  # [n, K]
     ch, cw = C.h.reshape(n, K), C.w.reshape(n, K)
-    shape_ok = ((ch > 0) & (ch == tgt.h[trows].reshape(n, K)) & (cw == tgt.w[trows].reshape(n, K))) | ~dm
-    pairs = C.data.reshape(n, K, CELLS).astype(np.int64) * (PAD + 1) + tgt.data[trows].reshape(n, K, CELLS)
+    shape_ok = (((ch > 0) & (ch == tgt.h[trows].reshape(n, K)) & (cw == tgt.w[trows].reshape(n, K))) | ~dm).all(1)
+    out = np.zeros(n, bool)
+    sel = np.flatnonzero(shape_ok)  # only states of the right shapes need their cells compared
+    if len(sel):
+        rows = trows.reshape(n, K)[sel].ravel()
+        out[sel] = _one_to_one(C.data.reshape(n, K, CELLS)[sel], tgt.data[rows].reshape(len(sel), K, CELLS), dm[sel])
+    return out
+
+
+def _one_to_one(a, b, dm):
+    """NumPy: whether each state's demo cells `a` [m, K, 900] map one-to-one onto `b`. Each demo pair alone
+    is a necessary condition that rules most states out for a K-th of the work, so those filters run first."""
+    m, K = dm.shape
+    alive = np.arange(m)
+    for k in range(K):
+        rows = alive[dm[alive, k]]
+        if len(rows):
+            bad = rows[~_pairs_one_to_one(a[rows, k:k + 1], b[rows, k:k + 1], np.ones((len(rows), 1), bool))]
+            alive = alive[~np.isin(alive, bad)]
+    out = np.zeros(m, bool)
+    if len(alive):
+        out[alive] = _pairs_one_to_one(a[alive], b[alive], dm[alive])
+    return out
+
+
+def _pairs_one_to_one(a, b, dm):
+    n, K = dm.shape
+    pairs = a.astype(np.int64) * (PAD + 1) + b
     spare = (PAD + 1) ** 2  # a bin for the cells of rows that are not demos
     pairs = np.where(dm.reshape(n, K, 1), pairs, spare) + np.arange(n).reshape(n, 1, 1) * (spare + 1)
     seen = np.bincount(pairs.ravel(), minlength=n * (spare + 1)).reshape(n, spare + 1)[:, :spare] > 0
     seen = seen.reshape(n, PAD + 1, PAD + 1)[:, :NCOL]
-    one_to_one = (seen.sum(axis=2) <= 1).all(axis=1) & (seen.sum(axis=1) <= 1).all(axis=1)
-    return shape_ok.all(axis=1) & one_to_one
+    return (seen.sum(axis=2) <= 1).all(axis=1) & (seen.sum(axis=1) <= 1).all(axis=1)
 
 
 def learn_map(outputs: list, targets: list) -> dict[int, int] | None:

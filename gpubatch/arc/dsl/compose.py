@@ -75,26 +75,27 @@ def connect(g: GridBatch, dir: str, c) -> GridBatch:
     if xp is not np:
         return stencil(g, "stencil_connect", {"h": 0, "v": 1, "hv": 2}[dir], -1 if c == "same" else c,
                        needs_bg=False)
-    d = g.data.astype(np.int16)
-    val = _between(d, 2) if dir != "v" else np.full(d.shape, -1, np.int16)
-    if dir != "h":
-        val = np.where(val >= 0, val, _between(d, 1))
-    fill = (d == 0) & (val >= 0)
-    out = np.where(fill, val if c == "same" else c, d).astype(np.uint8)
+    d = g.data
+    val = memo(g, ("between", dir), lambda: _between_both(g, dir))  # shared by the ten colours
+    out = np.where((d == 0) & (val >= 0), val if c == "same" else c, d).astype(np.uint8)
     return finish(g, GridBatch(out, g.h, g.w))
 
 
+def _between_both(g: GridBatch, dir: str):
+    d = g.data.astype(np.int16)
+    val = _between(d, 2) if dir != "v" else np.full(d.shape, -1, np.int16)
+    return np.where(val >= 0, val, _between(d, 1)) if dir != "h" else val
+
+
 def _between(d, axis: int):
-    """Colour of the nearest non-0 cells before and after each cell along `axis` when they are equal, else -1."""
+    """Colour of the nearest non-0 cells before and after each cell along `axis` when they are equal, else -1
+    (NumPy: running max/min of the positions of non-0 cells)."""
     a = np.moveaxis(d, axis, -1)
     nz = (a != 0) & (a < PAD)
-    before, after = np.full(a.shape, -1, np.int16), np.full(a.shape, -1, np.int16)
-    cur = np.full(a.shape[:-1], -1, np.int16)
-    for k in range(MAX):
-        before[..., k] = cur
-        cur = np.where(nz[..., k], a[..., k], cur)
-    cur = np.full(a.shape[:-1], -1, np.int16)
-    for k in range(MAX - 1, -1, -1):
-        after[..., k] = cur
-        cur = np.where(nz[..., k], a[..., k], cur)
-    return np.moveaxis(np.where((before >= 0) & (before == after), before, -1), -1, axis)
+    pos = np.arange(MAX, dtype=np.int16)
+    last = np.maximum.accumulate(np.where(nz, pos, -1), axis=-1)  # last non-0 at or before k
+    nxt = np.minimum.accumulate(np.where(nz, pos, MAX)[..., ::-1], axis=-1)[..., ::-1]  # first at or after k
+    before = np.take_along_axis(a, np.maximum(last, 0), axis=-1)
+    after = np.take_along_axis(a, np.minimum(nxt, MAX - 1), axis=-1)
+    same = (last >= 0) & (nxt < MAX) & (before == after)
+    return np.moveaxis(np.where(same, before, -1).astype(np.int16), -1, axis)
