@@ -15,14 +15,15 @@ def list_primitives(as_json: bool) -> str:
 
     fams = []
     for fam in REGISTRY.families.values():
-        params = [{"name": p.name, "values": list(p.values), "default": p.default} for p in fam.params]
+        params = [{"name": p.name, "values": list(p.values), "default": p.default, "doc": p.doc} for p in fam.params]
         fams.append({"name": fam.name, "group": fam.group, "params": params, "doc": fam.doc,
                      "instances": [p.text for p in fam.instances()]})
     if as_json:
         return json.dumps(fams, indent=2)
     lines = [f"{len(fams)} families, {sum(len(f['instances']) for f in fams)} instances"]
     for f in fams:
-        ps = ", ".join(f"{p['name']} in {{{', '.join(map(str, p['values']))}}}" for p in f["params"])
+        ps = ", ".join(f"{p['name']} in {{{', '.join(map(str, p['values']))}}}" if p["values"] else
+                       f"{p['name']}: {p['doc']}" for p in f["params"])
         lines.append(f"{f['group']:9s} {f['name']:20s} {len(f['instances']):3d}  {f['doc']}" + (f"  [{ps}]" if ps else ""))
     return "\n".join(lines)
 
