@@ -146,6 +146,7 @@ class GroupSearch:
             oks, maps, keys, valids, scores, timings = [], [], [], [], [], []
             tgt, free, salt = self.tgt_hash[task_d], ~self.demo[task_d], self.salt[task_d]  # shared by all
             th, tw = self.tgt_h[task_d], self.tgt_w[task_d]
+            open_d = self.map_open[task_d]  # tasks that reached MAPPED_CAP are not re-checked at all
             for prim in self.prims:  # no host round trip inside this loop: the device runs ahead
                 t1 = time.perf_counter()
                 with self.backend.timed(sync=False) as box:  # on the GPU: events, read after the chunk
@@ -153,7 +154,7 @@ class GroupSearch:
                     hashes = C.hash64().reshape(len(ids), K)
                     valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
                     oks.append(valid & ((hashes == tgt) | free).all(axis=1))
-                    maps.append(map_fits(C, self.tgt, task_d, self.demo, K))
+                    maps.append(map_fits(C, self.tgt, task_d, self.demo, K) & open_d)
                     if not final:
                         keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ salt)
                         valids.append(valid)
