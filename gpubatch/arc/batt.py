@@ -95,8 +95,10 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
 
 
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
-    # exact fits first (shorter, then more programs agreeing, then found first); fits up to a colour map after
-    ranked = sorted(st.fits, key=lambda f: (f.cmap is not None, f.level, -f.votes, f.order))
+    # exact fits first (shorter, then more programs agreeing, then by last primitive and parent state: an
+    # order that does not depend on batching); fits up to a colour map after them
+    ranked = sorted(st.fits, key=lambda f: (f.cmap is not None, f.level, -f.votes,
+                                            (f.order,) if f.path is None else (f.path[2], f.path[1])))
     fits = []
     for f in ranked:
         text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")

@@ -22,7 +22,7 @@ from .dsl import REGISTRY, Primitive
 from .grids import CELLS, GridBatch
 from .tasks import Task
 
-MAPPED_CAP = 20  # fits up to a colour map kept per task (they rank after every exact fit)
+MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
 _MAPPED = 0x5BD1E9955BD1E995  # mixed into the key of a fit up to a colour map: never the exact fit's key
 _MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
 
@@ -181,6 +181,9 @@ class GroupSearch:
                     st.add_batch(len(ids) * K, wall)
                     if not isinstance(events, float):  # GPU: device time is read when the stats are
                         self.stats.add_pending(st, events)
+        for t, st in enumerate(self.ts):  # closed between levels, so that which fits are kept is canonical
+            if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP:
+                self.map_open[t] = False
         if not final:
             self._next_level(level, cand)
         return True
@@ -211,8 +214,12 @@ class GroupSearch:
             key = int(state) ^ (_MAPPED if mapped else 0)
             if not good:
                 continue
-            if key in self.fit_by_key:
-                self.fit_by_key[key].votes += 1
+            prev = self.fit_by_key.get(key)
+            if prev is not None:
+                prev.votes += 1
+                if (not text and prev.path is not None and prev.level == level
+                        and (pi, int(ids[k])) < (prev.path[2], prev.path[1])):
+                    prev.path = (level, int(ids[k]), pi)  # the canonical program, whatever the batching
             elif key in pending:
                 pending[key][2] += 1
             else:
@@ -235,19 +242,22 @@ class GroupSearch:
             self.order += 1
             self.fit_by_key[key] = rec
             st.fits.append(rec)
-            if mapped and sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP:
-                self.map_open[int(task_h[k])] = False
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
         """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each
-        task's best-scored states (then generation order) up to its state budget, store the new level sorted by
+        task's best-scored states (then canonical order) up to its state budget, store the new level sorted by
         (primitive, parent) so that recomputing a chunk of it takes few primitive calls. All on the device."""
         xp, T, P = self.xp, len(self.ts), len(self.prims)
         if cand:
             keys, parents, prims, score = (xp.concatenate([c[k] for c in cand]) for k in range(4))
         else:
             keys, parents, prims, score = (xp.zeros(0, d) for d in (xp.uint64, xp.int64, xp.int32, xp.int32))
-        order = xp.argsort(keys, kind="stable")  # stable: equal keys keep generation order
+        # canonical order (primitive, then parent), whatever the chunks were: a task's states, and so its
+        # results, do not depend on which tasks share its batch, on the device or on the chunk size
+        span = int(parents.max()) + 1 if len(parents) else 1
+        canon = xp.argsort(prims.astype(xp.int64) * span + parents, kind="stable")
+        keys, parents, prims, score = keys[canon], parents[canon], prims[canon], score[canon]
+        order = xp.argsort(keys, kind="stable")  # stable: equal keys keep the canonical order
         sk = keys[order]
         head = xp.ones(len(sk), bool)
         head[1:] = sk[1:] != sk[:-1]
@@ -256,11 +266,11 @@ class GroupSearch:
         self._count_votes(level + 1, uniq, xp.diff(xp.concatenate([starts, xp.asarray([len(sk)])])))
         new = ~_sorted_member(xp, uniq, self.seen)
         self.seen = xp.sort(xp.concatenate([self.seen, uniq[new]]))
-        first = xp.sort(first[new])  # generation order: earlier chunks and primitives first
+        first = xp.sort(first[new])  # canonical order
         parents, prims, score = parents[first], prims[first], score[first]
         tasks = xp.asarray(self.levels[level].task)[parents]
         # each task keeps `allowed` new states: those whose demo outputs have the target's shape most often
-        # first, then generation order
+        # first, then canonical order
         used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
         allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, P))
         by_task = xp.argsort(tasks.astype(xp.int64) * 1024 + (self.K - score), kind="stable")
@@ -271,9 +281,7 @@ class GroupSearch:
         for t in np.flatnonzero(_host(xp, per_task > allowed)):
             self.ts[int(t)].stopped = "state budget"
         parents, prims, tasks = parents[keep], prims[keep], tasks[keep]
-        order = xp.argsort(prims.astype(xp.int64) * (int(parents.max()) + 1 if len(parents) else 1) + parents,
-                           kind="stable")
-        lv = _Level(_host(xp, parents[order]), _host(xp, prims[order]), _host(xp, tasks[order]))
+        lv = _Level(_host(xp, parents), _host(xp, prims), _host(xp, tasks))  # still (primitive, parent) order
         self.levels.append(lv)
         if len(lv.task) * self.K * CELLS <= self.cfg.store_bytes:
             lv.grids = self.materialize(level + 1, np.arange(len(lv.task)))

@@ -111,3 +111,16 @@ def test_balanced_order_deals_equal_cost_shards():
     loads = [sum(costs[i] for i in order[k:k + 3]) for k in range(0, len(order), 3)]
     assert loads == [17, 17, 16, 5]
     assert all(order[k:k + 3] == sorted(order[k:k + 3]) for k in range(0, 10, 3))  # task order kept inside
+
+
+def test_results_do_not_depend_on_chunking_or_shard_composition():
+    """Under a binding state budget, which states a task keeps and which program represents a fit are chosen
+    in a canonical order, so a task's results are the same whatever else shares its batch."""
+    tasks, _ = load_tasks("arc1-train", 10)
+    runs = []
+    for chunk, shard in ((4096, tasks), (700, tasks), (4096, tasks[:3])):
+        res = search_shard(shard, numpy_backend(), SearchConfig(depth=3, max_states=40_000, chunk_grids=chunk))
+        runs.append({r.id: (r.fits, r.predictions, r.states, r.stopped) for r in res})
+    assert sum(v[3] == "state budget" for v in runs[0].values()) >= 8
+    assert runs[0] == runs[1]  # in discovery order, 00d62c1b's 9th fit was another program for the same state
+    assert all(runs[0][k] == v for k, v in runs[2].items())
