@@ -10,7 +10,6 @@ import sys
 import sysconfig
 import time
 import tokenize
-from pathlib import Path
 
 from radon.raw import analyze
 

@@ -24,7 +24,8 @@ def list_primitives(as_json: bool) -> str:
     for f in fams:
         ps = ", ".join(f"{p['name']} in {{{', '.join(map(str, p['values']))}}}" if p["values"] else
                        f"{p['name']}: {p['doc']}" for p in f["params"])
-        lines.append(f"{f['group']:9s} {f['name']:20s} {len(f['instances']):3d}  {f['doc']}" + (f"  [{ps}]" if ps else ""))
+        lines.append(f"{f['group']:9s} {f['name']:20s} {len(f['instances']):3d}  {f['doc']}"
+                     + (f"  [{ps}]" if ps else ""))
     return "\n".join(lines)
 
 
