@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 ## Create the environment, install, and run the main job on built-in data (ARC-AGI-1 training tasks).
 demo: $(STAMP)
-	$(BIN)/gpubatch run-batt --tasks 50 --depth 2 --stats
+	$(BIN)/gpubatch run-batt --tasks 30 --depth 2 --stats
 
 ## Create the environment, install, and run the test suite (GPU tests skip without a GPU).
 test: $(STAMP)
