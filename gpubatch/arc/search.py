@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .colourmap import apply_map, learn_map, map_fits, map_text
+from .colourmap import map_fits
 from .dsl import REGISTRY, Primitive
+from .fits import MAPPED_CAP, FitBook, FitRecord, host
 from .grids import CELLS, GridBatch
 from .tasks import Task
 
-MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
-_MAPPED = 0x5BD1E9955BD1E995  # mixed into the key of a fit up to a colour map: never the exact fit's key
 _MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
 
 
@@ -34,19 +33,6 @@ class SearchConfig:
     time_budget_s: float = 600.0
     chunk_grids: int = 0  # grids per device call; 0: sized from free memory
     store_bytes: int = 1 << 30  # frontier grids kept up to this size; larger levels are recomputed
-
-
-@dataclass
-class FitRecord:
-    level: int
-    order: int
-    key: int
-    path: tuple[int, int, int] | None  # (level, index in level, primitive) of the state's last step
-    outputs: list
-    votes: int = 1
-    text: str | None = None  # programs from a battery file carry their own text
-    cmap: str | None = None  # a fit up to this colour map (`3>4 1>5`), learned from the demos
-    state: int = 0  # the state's key (`key` differs for fits up to a colour map)
 
 
 @dataclass
@@ -65,7 +51,7 @@ class _Level:
     grids: GridBatch | None = None
 
 
-class GroupSearch:
+class GroupSearch(FitBook):
     """Search for the tasks of one K-group on one backend."""
 
     def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], backend, cfg: SearchConfig,
@@ -162,8 +148,8 @@ class GroupSearch:
                         scores.append(shaped.sum(axis=1, dtype=xp.int32))
                 timings.append((time.perf_counter() - t1, box[0]))
                 self.evaluations += len(ids) * K
-            hits = _host(xp, xp.stack(oks).any(axis=1))
-            mapped = _host(xp, (xp.stack(maps) & ~xp.stack(oks)).any(axis=1))
+            hits = host(xp, xp.stack(oks).any(axis=1))
+            mapped = host(xp, (xp.stack(maps) & ~xp.stack(oks)).any(axis=1))
             for pi in np.flatnonzero(hits | mapped):  # rare: recompute and confirm cell by cell
                 C = self.prims[pi](G)
                 hashes = C.hash64().reshape(len(ids), K)
@@ -187,61 +173,6 @@ class GroupSearch:
         if not final:
             self._next_level(level, cand)
         return True
-
-    def _fits(self, level, ids, task_h, pi, C, hashes, valid, task_d=None, text=None, mapped=False) -> None:
-        """Record the states whose demo outputs match the targets, all hits at once: exactly (by hash,
-        confirmed cell by cell) or, with `mapped`, only up to one colour map (checked cell by cell on the
-        device, then learned on the host). A state seen before gets a vote; a new one its test outputs."""
-        xp, K = self.xp, self.K
-        task_d = xp.asarray(task_h) if task_d is None else task_d
-        ok = valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1)
-        if mapped:  # tasks with MAPPED_CAP such fits take no more
-            ok = map_fits(C, self.tgt, task_d, self.demo, K) & ~ok & self.map_open[task_d]
-        hit = xp.flatnonzero(ok)
-        if not len(hit):
-            return
-        hit_t = task_d[hit]
-        col = xp.arange(K)
-        if mapped:
-            confirmed = xp.ones(len(hit), bool)
-        else:  # a hash match is not trusted alone
-            same = C.take((hit.reshape(-1, 1) * K + col).ravel()).equals(
-                self.tgt.take((hit_t.reshape(-1, 1) * K + col).ravel())).reshape(-1, K)
-            confirmed = (same | ~self.demo[hit_t]).all(axis=1)
-        states = (hashes[hit] * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[hit_t]
-        pending: dict[int, list] = {}  # key -> [index in batch, state key, votes], in hit order
-        for k, good, state in zip(_host(xp, hit), _host(xp, confirmed), _host(xp, states)):
-            key = int(state) ^ (_MAPPED if mapped else 0)
-            if not good:
-                continue
-            prev = self.fit_by_key.get(key)
-            if prev is not None:
-                prev.votes += 1
-                if (not text and prev.path is not None and prev.level == level
-                        and (pi, int(ids[k])) < (prev.path[2], prev.path[1])):
-                    prev.path = (level, int(ids[k]), pi)  # the canonical program, whatever the batching
-            elif key in pending:
-                pending[key][2] += 1
-            else:
-                pending[key] = [int(k), int(state), 1]
-        if not pending:
-            return
-        ks = np.array([v[0] for v in pending.values()])
-        grids = C.take(xp.asarray((ks.reshape(-1, 1) * K + np.arange(K)).ravel())).to_lists()
-        for j, (key, (k, state, votes)) in enumerate(pending.items()):
-            st = self.ts[int(task_h[k])]
-            n = len(st.task.train)
-            outs, cm = grids[j * K + n:(j + 1) * K], None
-            if mapped:
-                m = learn_map(grids[j * K:j * K + n], [b for _, b in st.task.train])
-                if m is None:
-                    continue
-                outs, cm = [apply_map(g, m) for g in outs], map_text(m)
-            rec = FitRecord(level, self.order, key, None if text else (level, int(ids[k]), pi), outs, votes,
-                            text=text, cmap=cm, state=state)
-            self.order += 1
-            self.fit_by_key[key] = rec
-            st.fits.append(rec)
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
         """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each
@@ -278,26 +209,13 @@ class GroupSearch:
         rank = xp.empty(len(tasks), xp.int64)
         rank[by_task] = xp.arange(len(tasks)) - (xp.cumsum(per_task) - per_task)[tasks[by_task]]
         keep = rank < allowed[tasks]
-        for t in np.flatnonzero(_host(xp, per_task > allowed)):
+        for t in np.flatnonzero(host(xp, per_task > allowed)):
             self.ts[int(t)].stopped = "state budget"
         parents, prims, tasks = parents[keep], prims[keep], tasks[keep]
-        lv = _Level(_host(xp, parents), _host(xp, prims), _host(xp, tasks))  # still (primitive, parent) order
+        lv = _Level(host(xp, parents), host(xp, prims), host(xp, tasks))  # still (primitive, parent) order
         self.levels.append(lv)
         if len(lv.task) * self.K * CELLS <= self.cfg.store_bytes:
             lv.grids = self.materialize(level + 1, np.arange(len(lv.task)))
-
-    def _count_votes(self, level: int, uniq, counts) -> None:
-        """Programs that reach a fitting state of `level` vote for it: its number of candidates."""
-        recs = [r for r in self.fit_by_key.values() if r.level == level]
-        if not recs or not len(uniq):
-            return
-        xp = self.xp
-        want = xp.asarray(np.array([r.state for r in recs], np.uint64))
-        pos = xp.minimum(xp.searchsorted(uniq, want), len(uniq) - 1)
-        hits = _host(xp, xp.where(uniq[pos] == want, counts[pos], 0))
-        for rec, c in zip(recs, hits):
-            if c:
-                rec.votes = int(c)
 
     def run_battery(self, programs) -> None:
         """Evaluate hand-written programs on every task of the group; shared prefixes run once."""
@@ -340,10 +258,6 @@ def _sorted_member(xp, a, sorted_b):
         return xp.zeros(len(a), bool)
     pos = xp.minimum(xp.searchsorted(sorted_b, a), len(sorted_b) - 1)
     return sorted_b[pos] == a
-
-
-def _host(xp, a):
-    return a if xp is np else xp.asnumpy(a)
 
 
 def builtin_primitives() -> list[Primitive]:
