@@ -9,6 +9,7 @@ a record with an error, not an exception.
 from __future__ import annotations
 
 import ast
+import gc
 import hashlib
 import io
 import sys
@@ -258,6 +259,18 @@ def tensorize_bytes(path: str, data: bytes | None, sha: str, error: tuple | None
 
 
 def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
+    """Parse and flatten with the cyclic garbage collector paused: a syntax tree is millions of fresh objects
+    without cycles (reference counting frees them), and the collector's passes over them cost 15% of the time."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _tensorize_text(ft, text)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     try:
         tree = ast.parse(text, filename=ft.path)
     except SyntaxError as exc:
