@@ -7,7 +7,9 @@ states: deduplicated per task by a 64-bit content hash of all K grids (salted by
 first. Frontier grids are not kept beyond what memory allows: a level is recomputed from its parent level in
 chunks when it is expanded. Every task stops at its state budget; the run stops at its time budget. When a
 task's budget cannot take all of a level's new states, it keeps those whose demo outputs already have the
-target's shape on the most demo pairs (a cheap score computed with the hash), then the earliest generated.
+target's shape on the most demo pairs (a cheap score computed with the hash), then in canonical order
+(primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch. Fits,
+exact or up to a colour map, are recorded by `fits.FitBook`.
 """
 from __future__ import annotations
 
