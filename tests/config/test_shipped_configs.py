@@ -20,4 +20,6 @@ def test_shipped_config_validates(path, tmp_path):
 
 
 def test_example_battery_parses():
-    assert len(read_programs(ROOT / "examples/battery.txt")) == 6
+    programs = read_programs(ROOT / "examples/battery.txt")
+    assert len(programs) == 10  # every non-comment line, trailing comments stripped
+    assert programs[-1].text == "rot90 | cmap(m=1>5 2>6 3>4)"
