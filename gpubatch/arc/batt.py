@@ -65,8 +65,9 @@ class BattSummary:
 
 
 def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple[Program, ...] = (),
-                 enumerate_builtin: bool = True, stats=None) -> list[TaskResult]:
-    """Search one shard of tasks on one backend; results in the shard's order."""
+                 enumerate_builtin: bool = True, stats=None, status=None) -> list[TaskResult]:
+    """Search one shard of tasks on one backend; results in the shard's order. `status(text)`, if given,
+    hears where the search is: group, depth and states expanded (for a progress display)."""
     prims = builtin_primitives()
     if not cfg.chunk_grids:
         free = backend.free_memory()
@@ -78,9 +79,12 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
         groups[len(t.train) + len(t.test_inputs)].append(i)
     out: dict[int, TaskResult] = {}
     t0 = time.perf_counter()
-    for K, members in sorted(groups.items()):
+    for g, (K, members) in enumerate(sorted(groups.items())):
         g0 = time.perf_counter()
         gs = GroupSearch([states[i] for i in members], K, prims, backend, cfg, t0, stats)
+        if status is not None:
+            head = f"group {g + 1}/{len(groups)} ({len(members)} tasks of {K} grids)"
+            gs.status = lambda text, head=head: status(f"{head}, {text}")
         gs.check_level0()
         if programs:
             gs.run_battery(programs)
@@ -123,9 +127,10 @@ def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -
     return TaskResult(st.task.id, tuple(fits[:20]), tuple(preds), correct, st.states, evals, seconds, st.stopped)
 
 
-def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple, builtin: bool):
+def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple, builtin: bool,
+               status=None):
     try:
-        return search_shard(items, backend, cfg, programs, builtin, backend.stats)
+        return search_shard(items, backend, cfg, programs, builtin, backend.stats, status)
     except MemoryError:
         raise  # the engine splits the shard and retries
     except Exception as exc:  # one broken task must not sink the shard: bisect it
@@ -154,7 +159,11 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     With `shard` (tasks per engine batch, one batch per device), tasks are dealt so that each batch costs
     about the same: a search's cost grows with the task's number of grids, and the slowest batch sets the
     wall time of a multi-GPU run."""
-    op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin))
+    # the depth-level status reaches the progress display when the search runs in this process; worker
+    # processes (--gpus N) report per finished shard only
+    status = executor.progress.status if executor.runner.name != "processes" else None
+    op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin,
+                                             status=status))
     order = (balanced_order([len(t.train) + len(t.test_inputs) for t in tasks], shard) if shard
              else list(range(len(tasks))))
     t0 = time.perf_counter()

@@ -61,6 +61,7 @@ class GroupSearch(FitBook):
         xp = backend.xp
         self.ts, self.K, self.prims, self.backend, self.xp, self.cfg = tasks, K, prims, backend, xp, cfg
         self.t0, self.stats = clock_start, stats
+        self.status = None  # status(text) hears the depth and states reached, chunk by chunk
         self.evaluations = 0
         T = len(tasks)
         grids, targets, demo = [], [], np.zeros((T, K), bool)
@@ -126,6 +127,8 @@ class GroupSearch(FitBook):
                     st.stopped = st.stopped or "time budget"
                 return False
             ids = np.arange(start, min(n, start + chunk))
+            if self.status is not None:
+                self.status(f"depth {level + 1}/{cfg.depth}: {start:,}/{n:,} states expanded")
             G = self.materialize(level, ids)
             task_h = lv.task[ids]
             task_d = xp.asarray(task_h)

@@ -9,12 +9,14 @@ from typing import Protocol, TextIO
 class Progress(Protocol):
     def start(self, label: str, total: int | None) -> None: ...
     def advance(self, n: int) -> None: ...
+    def status(self, text: str) -> None: ...  # where a long batch is inside itself (e.g. a search's depth)
     def finish(self) -> None: ...
 
 
 class NullProgress:
     def start(self, label: str, total: int | None) -> None: pass
     def advance(self, n: int) -> None: pass
+    def status(self, text: str) -> None: pass
     def finish(self) -> None: pass
 
 
@@ -28,6 +30,7 @@ class LogProgress:
     def start(self, label: str, total: int | None) -> None:
         self.label, self.total, self.done = label, total, 0
         self.t0 = self.last = time.perf_counter()
+        self.last_status = self.t0 - self.every_s  # the first status line shows at once
         self.next_pct = 25
 
     def _line(self, text: str) -> None:
@@ -45,6 +48,12 @@ class LogProgress:
         elif now - self.last >= self.every_s:
             self._line(f"{self.done:,} items, {rate:,.0f} items/s")
             self.last = now
+
+    def status(self, text: str) -> None:
+        now = time.perf_counter()
+        if now - self.last_status >= self.every_s:
+            self._line(text)
+            self.last_status = now
 
     def finish(self) -> None:
         dt = time.perf_counter() - self.t0
@@ -66,7 +75,12 @@ class RichProgress:
     def start(self, label: str, total: int | None) -> None:
         self._p.start()
         self._t0 = time.perf_counter()
+        self._label = label
         self._task = self._p.add_task(label, total=total, rate="")
+
+    def status(self, text: str) -> None:
+        if self._task is not None:
+            self._p.update(self._task, description=f"{self._label} [dim]{text}[/]")
 
     def advance(self, n: int) -> None:
         done = self._p.tasks[0].completed + n

@@ -124,3 +124,32 @@ def test_results_do_not_depend_on_chunking_or_shard_composition():
     assert sum(v[3] == "state budget" for v in runs[0].values()) >= 8
     assert runs[0] == runs[1]  # in discovery order, 00d62c1b's 9th fit was another program for the same state
     assert all(runs[0][k] == v for k, v in runs[2].items())
+
+
+class _Recorder:
+    def __init__(self):
+        self.lines = []
+
+    def start(self, label, total):
+        self.lines.append(f"start {label} {total}")
+
+    def advance(self, n):
+        self.lines.append(f"advance {n}")
+
+    def status(self, text):
+        self.lines.append(text)
+
+    def finish(self):
+        self.lines.append("finish")
+
+
+def test_progress_hears_depth_levels_of_an_in_process_search():
+    from gpubatch.arc.batt import run_batt
+    from gpubatch.engine import BatchExecutor, EngineSettings
+
+    tasks, _ = load_tasks("arc1-train", 3)
+    rec = _Recorder()
+    with BatchExecutor(EngineSettings(device="cpu"), progress=rec) as ex:
+        run_batt(tasks, ex, SearchConfig(depth=2, max_states=5_000))
+    assert rec.lines[0] == "start tasks 3" and rec.lines[-1] == "finish"
+    assert any("depth 1/2" in line for line in rec.lines) and any("depth 2/2" in line for line in rec.lines)
