@@ -161,7 +161,7 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     wall time of a multi-GPU run."""
     # the depth-level status reaches the progress display when the search runs in this process; worker
     # processes (--gpus N) report per finished shard only
-    status = executor.progress.status if executor.runner.name != "processes" else None
+    status = getattr(executor.progress, "status", None) if executor.runner.name != "processes" else None
     op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin,
                                              status=status))
     order = (balanced_order([len(t.train) + len(t.test_inputs) for t in tasks], shard) if shard
