@@ -20,13 +20,12 @@ _MAPPED = 0x5BD1E9955BD1E995  # mixed into the key of a fit up to a colour map: 
 class FitRecord:
     level: int
     order: int
-    key: int
     path: tuple[int, int, int] | None  # (level, index in level, primitive) of the state's last step
     outputs: list
     votes: int = 1
     text: str | None = None  # programs from a battery file carry their own text
     cmap: str | None = None  # a fit up to this colour map (`3>4 1>5`), learned from the demos
-    state: int = 0  # the state's key (`key` differs for fits up to a colour map)
+    state: int = 0  # the state's key (its key in `fit_by_key` is mixed with _MAPPED for a colour-map fit)
 
 
 class FitBook:
@@ -81,7 +80,7 @@ class FitBook:
                 if m is None:
                     continue
                 outs, cm = [apply_map(g, m) for g in outs], map_text(m)
-            rec = FitRecord(level, self.order, key, None if text else (level, int(ids[k]), pi), outs, votes,
+            rec = FitRecord(level, self.order, None if text else (level, int(ids[k]), pi), outs, votes,
                             text=text, cmap=cm, state=state)
             self.order += 1
             self.fit_by_key[key] = rec

@@ -172,9 +172,9 @@ class GroupSearch(FitBook):
                     st.add_batch(len(ids) * K, wall)
                     if not isinstance(events, float):  # GPU: device time is read when the stats are
                         self.stats.add_pending(st, events)
-        for t, st in enumerate(self.ts):  # closed between levels, so that which fits are kept is canonical
-            if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP:
-                self.map_open[t] = False
+        full = [t for t, st in enumerate(self.ts) if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP]
+        if full:  # closed between levels, so that which fits are kept is canonical; one write to the device
+            self.map_open[xp.asarray(np.array(full))] = False
         if not final:
             self._next_level(level, cand)
         return True
