@@ -1,8 +1,9 @@
 """Fit records of a search: states whose demo outputs match the targets exactly or up to a colour map, their
 votes (how many programs reach them) and the canonical program that represents each.
 
-`FitBook` is mixed into `search.GroupSearch`: it reads the group's targets (`tgt`, `tgt_hash`, `demo`), its
-hashing constants (`mult`, `salt`) and writes `fit_by_key` and each task's `fits`.
+`FitBook` is mixed into `search.GroupSearch`: it reads the group's `targets`, `map_open`, `prims` and writes
+`fit_by_key` and each task's `fits`. Which states fit is decided on the device (`statescore`); the host sees
+only the hits, and recomputes grids only for fits it has not seen before.
 """
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .colourmap import apply_map, learn_map, map_fits, map_text
+from .colourmap import apply_map, learn_map, map_text
+from .statescore import score_states
 
 MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
 _MAPPED = 0x5BD1E9955BD1E995  # mixed into the key of a fit up to a colour map: never the exact fit's key
@@ -31,32 +33,24 @@ class FitRecord:
 class FitBook:
     """Recording fits (a mixin of GroupSearch)."""
 
-    def _fits(self, level, ids, task_h, pi, C, hashes, valid, task_d=None, text=None, mapped=False) -> None:
-        """Record the states whose demo outputs match the targets, all hits at once: exactly (by hash,
-        confirmed cell by cell) or, with `mapped`, only up to one colour map (checked cell by cell on the
-        device, then learned on the host). A state seen before gets a vote; a new one its test outputs."""
-        xp, K = self.xp, self.K
-        task_d = xp.asarray(task_h) if task_d is None else task_d
-        ok = valid & ((hashes == self.tgt_hash[task_d]) | ~self.demo[task_d]).all(axis=1)
-        if mapped:  # tasks with MAPPED_CAP such fits take no more
-            ok = map_fits(C, self.tgt, task_d, self.demo, K) & ~ok & self.map_open[task_d]
-        hit = xp.flatnonzero(ok)
-        if not len(hit):
-            return
-        hit_t = task_d[hit]
-        col = xp.arange(K)
-        if mapped:
-            confirmed = xp.ones(len(hit), bool)
-        else:  # a hash match is not trusted alone
-            same = C.take((hit.reshape(-1, 1) * K + col).ravel()).equals(
-                self.tgt.take((hit_t.reshape(-1, 1) * K + col).ravel())).reshape(-1, K)
-            confirmed = (same | ~self.demo[hit_t]).all(axis=1)
-        states = (hashes[hit] * self.mult).sum(axis=1, dtype=xp.uint64) ^ self.salt[hit_t]
-        pending: dict[int, list] = {}  # key -> [index in batch, state key, votes], in hit order
-        for k, good, state in zip(host(xp, hit), host(xp, confirmed), host(xp, states)):
-            key = int(state) ^ (_MAPPED if mapped else 0)
-            if not good:
-                continue
+    def _fits(self, level, ids, task_h, pi, C, text=None) -> None:
+        """Record the fits among the states of one batch `C` (level 0, a battery program)."""
+        xp = self.xp
+        exact, _, key, _, mapped = score_states(C, xp.asarray(task_h), self.targets, self.map_open)
+        hits = hit_table(xp, exact, mapped, key)
+        if len(hits[0]):
+            self._record(level, ids, task_h, np.full(len(hits[0]), pi), *hits,
+                         lambda _, states: C.take(self.rows(states)), text)
+
+    def _record(self, level, ids, task_h, prim, state_ix, exact, keys, grids_of, text=None) -> None:
+        """Record hits (host arrays: primitive, index in batch, exact or only mapped, state key), taken in
+        canonical order: primitive, exact before mapped, state. A state seen before gets a vote (and the
+        canonical program); a new one its test outputs, from `grids_of(primitive, states)` once per primitive."""
+        K = self.K
+        pending: dict[int, list] = {}  # key -> [primitive, index in batch, state key, votes, mapped]
+        for j in np.lexsort((state_ix, ~exact, prim)):
+            pi, k, state, ex = int(prim[j]), int(state_ix[j]), int(keys[j]), bool(exact[j])
+            key = state ^ (0 if ex else _MAPPED)
             prev = self.fit_by_key.get(key)
             if prev is not None:
                 prev.votes += 1
@@ -64,19 +58,21 @@ class FitBook:
                         and (pi, int(ids[k])) < (prev.path[2], prev.path[1])):
                     prev.path = (level, int(ids[k]), pi)  # the canonical program, whatever the batching
             elif key in pending:
-                pending[key][2] += 1
+                pending[key][3] += 1
             else:
-                pending[key] = [int(k), int(state), 1]
-        if not pending:
-            return
-        ks = np.array([v[0] for v in pending.values()])
-        grids = C.take(xp.asarray((ks.reshape(-1, 1) * K + np.arange(K)).ravel())).to_lists()
-        for j, (key, (k, state, votes)) in enumerate(pending.items()):
+                pending[key] = [pi, k, state, 1, not ex]
+        grids: dict[int, list] = {}
+        for pi in dict.fromkeys(v[0] for v in pending.values()):
+            new = [key for key, v in pending.items() if v[0] == pi]
+            lists = grids_of(pi, np.array([pending[key][1] for key in new])).to_lists()
+            for j, key in enumerate(new):
+                grids[key] = lists[j * K:(j + 1) * K]
+        for key, (pi, k, state, votes, mapped) in pending.items():
             st = self.ts[int(task_h[k])]
             n = len(st.task.train)
-            outs, cm = grids[j * K + n:(j + 1) * K], None
+            outs, cm = grids[key][n:], None
             if mapped:
-                m = learn_map(grids[j * K:j * K + n], [b for _, b in st.task.train])
+                m = learn_map(grids[key][:n], [b for _, b in st.task.train])
                 if m is None:
                     continue
                 outs, cm = [apply_map(g, m) for g in outs], map_text(m)
@@ -103,3 +99,10 @@ class FitBook:
 def host(xp, a):
     """`a` as a NumPy array (a device-to-host copy on the GPU)."""
     return a if xp is np else xp.asnumpy(a)
+
+
+def hit_table(xp, exact, mapped, keys):
+    """The hits of flat device arrays, as host arrays (flat index, exact, key): one transfer."""
+    idx = xp.flatnonzero(exact | mapped)
+    both = host(xp, xp.stack([idx.astype(xp.uint64), exact[idx].astype(xp.uint64), keys[idx]]))
+    return both[0].astype(np.int64), both[1].astype(bool), both[2]

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .colourmap import map_fits
+from ..engine import Timeline
 from .dsl import REGISTRY, Primitive
-from .fits import MAPPED_CAP, FitBook, FitRecord, host
+from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
+from .statescore import Targets, score_states
 from .tasks import Task
 
 _MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
@@ -74,12 +75,8 @@ class GroupSearch(FitBook):
         tg = GridBatch.from_lists([g if g is not None else [[0]] for g in targets])
         tg.h[np.flatnonzero(~demo.ravel())] = 0
         self.inp = host.to(xp)
-        self.tgt = tg.to(xp)
-        self.tgt_hash = self.tgt.hash64().reshape(T, K)
-        self.tgt_h, self.tgt_w = self.tgt.h.reshape(T, K), self.tgt.w.reshape(T, K)
-        self.demo = xp.asarray(demo)
-        self.mult = xp.asarray(_MULT[:K])
-        self.salt = xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64))
+        self.targets = Targets(tg.to(xp), xp.asarray(demo), xp.asarray(_MULT[:K]),
+                               xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64)))
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
@@ -109,9 +106,7 @@ class GroupSearch(FitBook):
     # -- one level -----------------------------------------------------------------------------
     def check_level0(self) -> None:
         T = len(self.ts)
-        hashes = self.inp.hash64().reshape(T, self.K)
-        for mapped in (False, True):
-            self._fits(0, np.arange(T), np.arange(T), -1, self.inp, hashes, self.xp.ones(T, bool), mapped=mapped)
+        self._fits(0, np.arange(T), np.arange(T), -1, self.inp)
 
     def expand(self, level: int) -> bool:
         """Expand `level` into level + 1; False when the time budget stopped it."""
@@ -119,6 +114,8 @@ class GroupSearch(FitBook):
         lv = self.levels[level]
         final = level + 1 >= cfg.depth
         cand: list[tuple] = []
+        P = len(self.prims)
+        marks = Timeline(self.backend, P)
         chunk = max(1, cfg.chunk_grids // K)
         n = len(lv.task)
         for start in range(0, n, chunk):
@@ -133,45 +130,27 @@ class GroupSearch(FitBook):
             task_h = lv.task[ids]
             task_d = xp.asarray(task_h)
             for t, c in zip(*np.unique(task_h, return_counts=True)):
-                self.ts[int(t)].states += int(c) * len(self.prims)
-            oks, maps, keys, valids, scores, timings = [], [], [], [], [], []
-            tgt, free, salt = self.tgt_hash[task_d], ~self.demo[task_d], self.salt[task_d]  # shared by all
-            th, tw = self.tgt_h[task_d], self.tgt_w[task_d]
-            open_d = self.map_open[task_d]  # tasks that reached MAPPED_CAP are not re-checked at all
-            for prim in self.prims:  # no host round trip inside this loop: the device runs ahead
-                t1 = time.perf_counter()
-                with self.backend.timed(sync=False) as box:  # on the GPU: events, read after the chunk
-                    C = prim(G)
-                    hashes = C.hash64().reshape(len(ids), K)
-                    valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
-                    oks.append(valid & ((hashes == tgt) | free).all(axis=1))
-                    maps.append(map_fits(C, self.tgt, task_d, self.demo, K) & open_d)
-                    if not final:
-                        keys.append((hashes * self.mult).sum(axis=1, dtype=xp.uint64) ^ salt)
-                        valids.append(valid)
-                        shaped = (C.h.reshape(len(ids), K) == th) & (C.w.reshape(len(ids), K) == tw) & ~free
-                        scores.append(shaped.sum(axis=1, dtype=xp.int32))
-                timings.append((time.perf_counter() - t1, box[0]))
-                self.evaluations += len(ids) * K
-            hits = host(xp, xp.stack(oks).any(axis=1))
-            mapped = host(xp, (xp.stack(maps) & ~xp.stack(oks)).any(axis=1))
-            for pi in np.flatnonzero(hits | mapped):  # rare: recompute and confirm cell by cell
-                C = self.prims[pi](G)
-                hashes = C.hash64().reshape(len(ids), K)
-                valid = (C.h > 0).reshape(len(ids), K).all(axis=1)
-                for m in (False, True) if hits[pi] and mapped[pi] else (bool(mapped[pi]),):
-                    self._fits(level + 1, ids, task_h, int(pi), C, hashes, valid, task_d, mapped=m)
+                self.ts[int(t)].states += int(c) * P
+            m = len(ids)
+            exact, valid = xp.empty((P, m), bool), xp.empty((P, m), bool)
+            keys, scores, mapped = xp.empty((P, m), xp.uint64), xp.empty((P, m), xp.int32), xp.empty((P, m), bool)
+            for pi, prim in enumerate(self.prims):  # no host round trip inside this loop: the device runs ahead
+                marks.mark(pi)
+                score_states(prim(G), task_d, self.targets, self.map_open,
+                             out=(exact[pi], valid[pi], keys[pi], scores[pi], mapped[pi]))
+            marks.mark(P)
+            self.evaluations += P * m * K
+            hit, ex, hk = hit_table(xp, exact.ravel(), mapped.ravel(), keys.ravel())
+            if len(hit):  # the host sees the hits only; grids are recomputed for fits not seen before
+                self._record(level + 1, ids, task_h, hit // m, hit % m, ex, hk,
+                             lambda pi, states: self.prims[pi](G.take(self.rows(states))))
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
-                P = len(self.prims)
-                ok = xp.stack(valids).ravel()
-                cand.append((xp.stack(keys).ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
-                             xp.repeat(xp.arange(P, dtype=xp.int32), len(ids))[ok], xp.stack(scores).ravel()[ok]))
+                ok = valid.ravel()
+                cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
+                             xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], scores.ravel()[ok]))
             if self.stats is not None:
-                for prim, (wall, events) in zip(self.prims, timings):
-                    st = self.stats.for_op(prim.name, self.backend.label)
-                    st.add_batch(len(ids) * K, wall)
-                    if not isinstance(events, float):  # GPU: device time is read when the stats are
-                        self.stats.add_pending(st, events)
+                for prim, (wall, dev) in zip(self.prims, marks.intervals()):
+                    self.stats.for_op(prim.name, self.backend.label).add_batch(m * K, wall, dev)
         full = [t for t, st in enumerate(self.ts) if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP]
         if full:  # closed between levels, so that which fits are kept is canonical; one write to the device
             self.map_open[xp.asarray(np.array(full))] = False
@@ -236,10 +215,7 @@ class GroupSearch(FitBook):
             self.evaluations += T * self.K
             for st in self.ts:
                 st.states += 1
-            hashes = C.hash64().reshape(T, self.K)
-            valid = (C.h > 0).reshape(T, self.K).all(axis=1)
-            for mapped in (False, True):
-                self._fits(len(steps), ids, ids, -1, C, hashes, valid, text=prog.text, mapped=mapped)
+            self._fits(len(steps), ids, ids, -1, C, text=prog.text)
 
     def program_steps(self, path: tuple[int, int, int]) -> list[int]:
         level, idx, pi = path

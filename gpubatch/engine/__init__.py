@@ -7,7 +7,8 @@ from .batch import EngineSettings, run_batch
 from .executor import BatchExecutor
 from .ops import BatchOp, ItemFailure
 from .stats import OpStats, StatsCollector
+from .timeline import Timeline
 
 __all__ = ["Backend", "BatchExecutor", "BatchOp", "DeviceUnavailable", "EngineSettings", "GpuInfo",
            "ItemFailure", "OpStats", "Selection", "StatsCollector", "numpy_backend", "probe_cuda",
-           "run_batch", "select_device"]
+           "Timeline", "run_batch", "select_device"]

@@ -140,10 +140,12 @@ def count_objects(g: GridBatch, conn: int, multi: bool) -> GridBatch:
     lab = labels(g, conn, multi, False)
     is_root = lab == xp.arange(CELLS, dtype=lab.dtype)
     rank = xp.cumsum(is_root, axis=1, dtype=xp.int32) - 1  # position of each root in reading order
-    pos = xp.flatnonzero(is_root & (rank < MAX))
-    out = xp.full(n * CELLS, PAD, xp.uint8)
-    out[(pos // CELLS) * CELLS + rank.ravel()[pos]] = g.data.reshape(-1)[pos]
-    out = out.reshape(n, MAX, MAX)
+    # every cell scatters: a root to its place in the row, the rest to one spare slot past the end (no
+    # `flatnonzero`, whose result size would make the host wait for the device)
+    dest = xp.where(is_root & (rank < MAX), xp.arange(n, dtype=xp.int64).reshape(n, 1) * CELLS + rank, n * CELLS)
+    out = xp.full(n * CELLS + 1, PAD, xp.uint8)
+    out[dest.ravel()] = g.data.reshape(-1)
+    out = out[:-1].reshape(n, MAX, MAX)
     count = is_root.sum(axis=1).astype(xp.int32)
     return GridBatch(out, xp.where(count > 0, 1, 0).astype(xp.int32), count)
 

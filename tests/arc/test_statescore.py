@@ -1,0 +1,102 @@
+"""State scores: hand-checked cases on NumPy; the fused CUDA kernel equals the array-module reference."""
+import numpy as np
+import pytest
+
+from gpubatch.arc.dsl import REGISTRY
+from gpubatch.arc.grids import GridBatch
+from gpubatch.arc.statescore import Targets, score_states, score_states_xp
+
+from .corpus import arc_grids, as_lists
+
+
+def _targets(tgt: GridBatch, demo: np.ndarray, xp=np) -> Targets:
+    T, K = demo.shape
+    rng = np.random.default_rng(1)
+    return Targets(tgt.to(xp), xp.asarray(demo), xp.asarray(rng.integers(1, 2**62, K, dtype=np.uint64) | np.uint64(1)),
+                   xp.asarray(rng.integers(0, 2**62, T, dtype=np.uint64)))
+
+
+def _one_task():
+    # one task, K = 2: a demo pair (target [[1, 2]]) and a test input (no target)
+    tgt = GridBatch.from_lists([[[1, 2]], [[0]]])
+    tgt.h[1] = tgt.w[1] = 0
+    return _targets(tgt, np.array([[True, False]]))
+
+
+def test_hand_checked_states():
+    tg = _one_task()
+    states = GridBatch.from_lists([[[1, 2]], [[5, 5, 5]],      # fits: the demo output is right
+                                   [[2, 1]], [[7]],            # the target's shape; right up to 1<->2
+                                   [[1], [2]], [[7]],          # wrong shape
+                                   [[1, 2]], [[0]],            # right demo output, test grid invalid below
+                                   [[3, 3]], [[0]]])           # the target's shape; 3 -> 1 and 2: no map
+    states.h[7] = 0
+    exact, valid, key, score, mapped = score_states(states, np.zeros(5, np.int64), tg, np.ones(1, bool))
+    assert exact.tolist() == [True, False, False, False, False]
+    assert valid.tolist() == [True, True, True, False, True]
+    assert score.tolist() == [1, 1, 0, 1, 1]
+    assert mapped.tolist() == [False, True, False, False, False]  # an exact fit is not also "mapped"
+    assert len(set(key.tolist())) == 5
+    # the key depends on every grid, test grids included
+    other = GridBatch.from_lists([[[1, 2]], [[5, 5, 6]]])
+    assert score_states(other, np.zeros(1, np.int64), tg, np.ones(1, bool))[2][0] != key[0]
+    # a task closed to colour-map fits gets none
+    assert not score_states(states, np.zeros(5, np.int64), tg, np.zeros(1, bool))[4].any()
+
+
+def test_exact_is_cell_by_cell_not_by_hash():
+    tg = _one_task()
+    near = GridBatch.from_lists([[[1, 3]], [[0]]])
+    assert not score_states(near, np.zeros(1, np.int64), tg, np.ones(1, bool))[0][0]
+
+
+def test_salt_separates_tasks():
+    tgt = GridBatch.from_lists([[[1]], [[1]]])
+    tg = _targets(tgt, np.array([[True], [True]]))
+    same = GridBatch.from_lists([[[3]], [[3]]])
+    key = score_states(same, np.array([0, 1]), tg, np.ones(2, bool))[2]
+    assert key[0] != key[1]
+
+
+def _corpus_states(K: int, T: int, seed: int):
+    """States from several primitives over real grids (invalid grids and every shape occur), a fifth of
+    them made their task's targets and a tenth the targets under a colour permutation."""
+    rng = np.random.default_rng(seed)
+    host = GridBatch.from_lists(as_lists(arc_grids()[:6000]))
+    names = ("identity", "tophalf", "trim", "upscale(k=3)", "crop_largest(conn=8)")
+    prims = [p for p in REGISTRY.instances() if p.text in names]
+    assert len(prims) == len(names)
+    parts = [p(host) for p in prims]
+    C = GridBatch(np.concatenate([p.data for p in parts]), np.concatenate([p.h for p in parts]),
+                  np.concatenate([p.w for p in parts]))
+    n = len(C) // K
+    C = C.take(np.arange(n * K))
+    tgt = host.take(rng.integers(0, len(host), T * K))
+    demo = rng.random((T, K)) < 0.6
+    tgt.h[~demo.ravel()] = 0
+    task = rng.integers(0, T, n)
+    kind = rng.random(n)
+    perm = np.append(rng.permutation(10), 10).astype(np.uint8)
+    for s in np.flatnonzero(kind < 0.3):
+        rows, src = s * K + np.arange(K), task[s] * K + np.arange(K)
+        keep = demo[task[s]]
+        data = tgt.data[src[keep]]
+        C.data[rows[keep]] = data if kind[s] < 0.2 else perm[data]
+        C.h[rows[keep]], C.w[rows[keep]] = tgt.h[src[keep]], tgt.w[src[keep]]
+    return C, task, tgt, demo, rng.random(T) < 0.8
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("K", [1, 3, 6])
+def test_kernel_equals_reference_on_corpus(K):
+    import cupy
+
+    C, task, tgt, demo, open_ = _corpus_states(K, 40, K)
+    ref = score_states_xp(C, task, _targets(tgt, demo), open_)
+    tg_dev = _targets(tgt, demo, cupy)
+    got = score_states(C.to(cupy), cupy.asarray(task), tg_dev, cupy.asarray(open_))
+    via_xp = score_states_xp(C.to(cupy), cupy.asarray(task), tg_dev, cupy.asarray(open_))
+    assert int(ref[0].sum()) > len(task) // 10 and int(ref[4].sum()) > len(task) // 50  # fits of both kinds
+    for r, g, x in zip(ref, got, via_xp):
+        assert np.array_equal(r, cupy.asnumpy(g))
+        assert np.array_equal(r, cupy.asnumpy(x))
