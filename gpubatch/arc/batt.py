@@ -139,37 +139,43 @@ def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs:
         raise
 
 
-def balanced_order(costs: list[int], shard: int) -> list[int]:
-    """Task indices arranged so that consecutive runs of `shard` tasks (the batches the engine cuts, one per
-    device) carry about equal cost: longest-processing-time-first over the shards' fixed capacities."""
-    n = len(costs)
-    caps = [min(shard, n - k) for k in range(0, n, max(1, shard))]
-    loads, members = [0] * len(caps), [[] for _ in caps]
-    for i in sorted(range(n), key=lambda i: (-costs[i], i)):
-        s = min((k for k in range(len(caps)) if len(members[k]) < caps[k]), key=lambda k: (loads[k], k))
-        loads[s] += costs[i]
-        members[s].append(i)
-    return [i for m in members for i in sorted(m)]
+def device_pieces(costs: list[int], keys: list[int], pieces: int) -> tuple[list[int], list[int]]:
+    """Task order and piece sizes for `pieces` devices: tasks sorted by `keys` (their number of grids, so
+    that a piece holds few of the search's K-groups, each of which costs a fixed overhead per device), cut
+    where the running cost crosses each k-th share of the total, so pieces cost about the same."""
+    order = sorted(range(len(costs)), key=lambda i: (keys[i], i))
+    total = sum(costs)
+    sizes, acc, start = [], 0, 0
+    for pos, i in enumerate(order):
+        target = total * (len(sizes) + 1) / pieces
+        if len(sizes) < pieces - 1 and acc + costs[i] >= target:
+            cut = pos + 1 if acc + costs[i] - target <= target - acc or pos == start else pos  # the nearer
+            sizes.append(cut - start)
+            start = cut
+        acc += costs[i]
+    if start < len(order):
+        sizes.append(len(order) - start)
+    return order, sizes
 
 
 def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, programs: tuple = (),
-             builtin: bool = True, shard: int = 0) -> tuple[list[TaskResult], float]:
+             builtin: bool = True, devices: int = 1) -> tuple[list[TaskResult], float]:
     """Search every task through the engine; returns results in task order and the wall time.
 
-    With `shard` (tasks per engine batch, one batch per device), tasks are dealt so that each batch costs
-    about the same: a search's cost grows with the task's number of grids, and the slowest batch sets the
-    wall time of a multi-GPU run."""
+    With several devices, the tasks are dealt in one piece per device, pieces of about equal cost (a search
+    costs about its task's number of grids, times a spread the tasks of a piece average out) and each made
+    of few K-groups: the slowest piece sets the wall time of a multi-GPU run."""
     # the depth-level status reaches the progress display when the search runs in this process; worker
-    # processes (--gpus N) report per finished shard only
+    # processes (--gpus N) report per finished piece only
     status = getattr(executor.progress, "status", None) if executor.runner.name != "processes" else None
     op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin,
                                              status=status))
-    order = (balanced_order([len(t.train) + len(t.test_inputs) for t in tasks], shard) if shard
-             else list(range(len(tasks))))
+    grids = [len(t.train) + len(t.test_inputs) for t in tasks]
+    order, sizes = device_pieces(grids, grids, devices) if devices > 1 else (list(range(len(tasks))), [])
     t0 = time.perf_counter()
     results: list = [None] * len(tasks)
     dealt = [tasks[i] for i in order]
-    for i, res in zip(order, executor.run_all(op, dealt, total=len(tasks), label="tasks")):
+    for i, res in zip(order, executor.run_all(op, dealt, total=len(tasks), label="tasks", sizes=sizes)):
         if isinstance(res, ItemFailure):
             task = tasks[i]
             res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), None, 0, 0, 0.0, None,
@@ -206,4 +212,4 @@ def results_json(results: list[TaskResult], summary: BattSummary, extra: dict) -
             "run": extra, "tasks": [asdict(r) for r in results]}
 
 
-__all__ = ["BattSummary", "Fit", "TaskResult", "balanced_order", "run_batt", "search_shard", "submission", "summarize"]
+__all__ = ["BattSummary", "Fit", "TaskResult", "device_pieces", "run_batt", "search_shard", "submission", "summarize"]

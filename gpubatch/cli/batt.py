@@ -71,8 +71,8 @@ def register(app: typer.Typer) -> None:
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
         workers = max(1, cfg.get("gpu.count"))
         shard = math.ceil(len(loaded) / workers)
-        with run.executor(initial_size=shard, max_size=shard, min_size=1, dynamic_sizing=False) as ex:
-            res, seconds = job(loaded, ex, scfg, battery, enumerate_, shard=shard if workers > 1 else 0)
+        with run.executor(initial_size=shard, max_size=len(loaded), min_size=1, dynamic_sizing=False) as ex:
+            res, seconds = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
             device = ex.selection.kind
         summary = summarize(res, seconds, len(problems))
         if submission:

@@ -1,7 +1,7 @@
 """BatchExecutor: stream items through a batch op on the selected device(s), results in input order."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .backend import Selection, select_device
 from .batch import EngineSettings
@@ -35,18 +35,21 @@ class BatchExecutor:
         return self.runner.backend if hasattr(self.runner, "backend") else None
 
     def map(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
-            key: Callable[[Any], Any] | None = None, label: str | None = None) -> Iterator[tuple[Any, Any]]:
-        """Yield `(identity, result)` for every item, in input order; identity is `key(item)` or the index."""
+            key: Callable[[Any], Any] | None = None, label: str | None = None,
+            sizes: Sequence[int] = ()) -> Iterator[tuple[Any, Any]]:
+        """Yield `(identity, result)` for every item, in input order; identity is `key(item)` or the index.
+        `sizes`, if given, is how to cut the first batches (e.g. one batch of balanced cost per device)."""
         index = 0
-        for batch, results in self.map_batches(op, items, total=total, label=label):
+        for batch, results in self.map_batches(op, items, total=total, label=label, sizes=sizes):
             for item, result in zip(batch, results):
                 yield (key(item) if key else index), result
                 index += 1
 
     def map_batches(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
-                    label: str | None = None) -> Iterator[tuple[Any, Any]]:
+                    label: str | None = None, sizes: Sequence[int] = ()) -> Iterator[tuple[Any, Any]]:
         """Yield `(batch_items, batch_results)` per batch: the bulk path, with no per-item work."""
         sizer = self.settings.sizer(op.bytes_per_item)
+        sizer.follow(sizes)
         self.stats.count_call(op.name)
         self.progress.start(label or op.name, total)
         try:

@@ -2,9 +2,12 @@
 
 The sizer starts at `initial`, doubles while measured items/s improves and memory allows, returns to the
 best size once throughput falls, and after an out-of-memory error caps itself below the size that failed.
+A caller that knows how its items should be cut (one batch of balanced cost per device) gives a plan of
+sizes instead; the out-of-memory cap still applies to it.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 
@@ -21,6 +24,7 @@ class BatchSizer:
     _best_size: int = field(default=0, init=False)
     _settled: bool = field(default=False, init=False)
     _ceiling: int = field(init=False)
+    _plan: deque = field(default_factory=deque, init=False)
 
     def __post_init__(self) -> None:
         self._ceiling = self.max_size
@@ -34,8 +38,14 @@ class BatchSizer:
             return None
         return max(self.min_size, int(free_bytes * self.max_fraction / self.bytes_per_item))
 
+    def follow(self, sizes) -> None:
+        """Cut the next batches to these sizes, in order (then size as before)."""
+        self._plan.extend(int(n) for n in sizes)
+
     def next_size(self, free_bytes: int | None = None) -> int:
         """Size of the next batch given the device's free bytes (None on the CPU)."""
+        if self._plan:
+            return max(1, min(self._plan.popleft(), self._ceiling))
         cap = self.memory_cap(free_bytes)
         size = self._size if cap is None else min(self._size, cap)
         return self._clamp(size)

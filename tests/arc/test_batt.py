@@ -3,7 +3,7 @@ import json
 
 from typer.testing import CliRunner
 
-from gpubatch.arc.batt import balanced_order, search_shard, submission
+from gpubatch.arc.batt import device_pieces, search_shard, submission
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.cli import app
@@ -104,13 +104,19 @@ def test_two_cpu_workers_equal_one(tmp_path):
     assert outs[0] == outs[1]
 
 
-def test_balanced_order_deals_equal_cost_shards():
-    costs = [11, 10, 9, 3, 3, 3, 4, 4, 3, 5]  # cut in input order, the shards would cost 30, 9, 11 and 5
-    order = balanced_order(costs, 3)
-    assert sorted(order) == list(range(len(costs)))
-    loads = [sum(costs[i] for i in order[k:k + 3]) for k in range(0, len(order), 3)]
-    assert loads == [17, 17, 16, 5]
-    assert all(order[k:k + 3] == sorted(order[k:k + 3]) for k in range(0, 10, 3))  # task order kept inside
+def test_device_pieces_are_few_groups_of_equal_cost():
+    keys = [4, 3, 4, 5, 4, 3, 7, 4, 5, 4, 3, 4]  # each task's number of grids: its cost and its group
+    order, sizes = device_pieces(keys, keys, 3)
+    assert sorted(order) == list(range(len(keys))) and sum(sizes) == len(keys) and len(sizes) == 3
+    pieces, start = [], 0
+    for n in sizes:
+        pieces.append(order[start:start + n])
+        start += n
+    loads = [sum(keys[i] for i in p) for p in pieces]
+    assert loads == [17, 16, 17]  # as equal as whole tasks allow (total 50)
+    assert [sorted({keys[i] for i in p}) for p in pieces] == [[3, 4], [4], [5, 7]]  # groups stay together
+    assert device_pieces(keys, keys, 1)[1] == [len(keys)]
+    assert device_pieces([], [], 4) == ([], [])
 
 
 def test_results_do_not_depend_on_chunking_or_shard_composition():

@@ -48,6 +48,12 @@ def test_fixed_batch_size(runner):
     assert set(sizes[:20]) == {5} and sizes[20:] == [3, 3, 3]
 
 
+def test_planned_batch_sizes(runner):
+    with executor(runner, initial_size=5, max_size=50, dynamic_sizing=False) as ex:
+        sizes = [size for _, (_, size) in ex.map(SIZED, range(40), sizes=[12, 3, 20])]
+    assert sizes == [12] * 12 + [3] * 3 + [20] * 20 + [5] * 5  # the plan, then the sizer's own size
+
+
 def test_oom_injection_gives_identical_results(runner):
     with executor(runner, initial_size=16, max_size=16, dynamic_sizing=False) as ex:
         out = ex.run_all(OOM, range(100))
