@@ -75,22 +75,44 @@ _BODIES = {
 
 _BODIES["stencil_connect"] = r"""
   // a 0 cell between two nearest non-0 cells of one colour along its row (p0 0 or 2) or, failing that, its
-  // column (p0 1 or 2) takes that colour (p1 < 0) or colour p1
+  // column (p0 1 or 2), or along its diagonal, failing that its anti-diagonal (p0 3), takes that colour
+  // (p1 < 0) or colour p1
   if (v != 0) { dst[t] = v; return; }
   int val = -1;
-  if (p0 != 1) {
+  if (p0 == 3) {
+    for (int anti = 0; anti < 2 && val < 0; ++anti) {
+      int dj = anti ? -1 : 1;  // the step towards the far end: (+1, +1) on a diagonal, (+1, -1) on an anti-diagonal
+      int a = i - 1, b = j - dj, e = i + 1, f = j + dj;
+      while (a >= 0 && b >= 0 && b < w && d[a * 30 + b] == 0) { --a; b -= dj; }
+      while (e < h && f >= 0 && f < w && d[e * 30 + f] == 0) { ++e; f += dj; }
+      if (a >= 0 && b >= 0 && b < w && e < h && f >= 0 && f < w && d[a * 30 + b] == d[e * 30 + f])
+        val = d[a * 30 + b];
+    }
+  }
+  if (p0 == 0 || p0 == 2) {
     int l = j - 1, r = j + 1;
     while (l >= 0 && d[i * 30 + l] == 0) --l;
     while (r < w && d[i * 30 + r] == 0) ++r;
     if (l >= 0 && r < w && d[i * 30 + l] == d[i * 30 + r]) val = d[i * 30 + l];
   }
-  if (val < 0 && p0 != 0) {
+  if (val < 0 && (p0 == 1 || p0 == 2)) {
     int u = i - 1, e = i + 1;
     while (u >= 0 && d[u * 30 + j] == 0) --u;
     while (e < h && d[e * 30 + j] == 0) ++e;
     if (u >= 0 && e < h && d[u * 30 + j] == d[e * 30 + j]) val = d[u * 30 + j];
   }
   dst[t] = val < 0 ? 0 : (p1 < 0 ? (unsigned char)val : (unsigned char)p1);
+"""
+
+_BODIES["stencil_ray"] = r"""
+  // a background cell takes the colour of the nearest non-background cell behind it, against the ray's
+  // step (p0 rows, p1 columns): every non-background cell shines along the step until the next one
+  unsigned char x = v;
+  for (int si = i - p0, sj = j - p1; v == bg && si >= 0 && si < h && sj >= 0 && sj < w; si -= p0, sj -= p1) {
+    unsigned char y = d[si * 30 + sj];
+    if (y != bg) { x = y; break; }
+  }
+  dst[t] = x;
 """
 
 # gravity: one thread per line (a column for down/up, a row for left/right) of each grid; p0 = direction

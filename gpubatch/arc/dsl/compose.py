@@ -69,13 +69,13 @@ def kron(g: GridBatch, mode: str) -> GridBatch:
 
 
 @family("connect", "compose", ref.connect,
-        (Param("dir", ("h", "v", "hv")), Param("c", ("same",) + COLOURS[1:])), padded=True)
+        (Param("dir", ("h", "v", "hv", "d")), Param("c", ("same",) + COLOURS[1:])), padded=True)
 def connect(g: GridBatch, dir: str, c) -> GridBatch:
-    """A 0 cell between the two nearest non-0 cells of one colour in its row (h), column (v) or row, then
-    column (hv) becomes that colour (same) or colour c."""
+    """A 0 cell between the two nearest non-0 cells of one colour in its row (h), column (v), row then
+    column (hv), or diagonal then anti-diagonal (d) becomes that colour (same) or colour c."""
     xp = g.xp
     if xp is not np:
-        return stencil(g, "stencil_connect", {"h": 0, "v": 1, "hv": 2}[dir], -1 if c == "same" else c,
+        return stencil(g, "stencil_connect", {"h": 0, "v": 1, "hv": 2, "d": 3}[dir], -1 if c == "same" else c,
                        needs_bg=False)
     d = g.data
     val = memo(g, ("between", dir), lambda: _between_both(g, dir))  # shared by the ten colours
@@ -83,8 +83,25 @@ def connect(g: GridBatch, dir: str, c) -> GridBatch:
     return finish(g, GridBatch(out, g.h, g.w))
 
 
+_I, _J = np.divmod(np.arange(CELLS), MAX)
+_SHEAR = _J - _I + MAX - 1  # cell (i, j) -> column j - i + 29: each diagonal becomes a column
+
+
+def _between_diagonals(d):
+    """_between along diagonals, then anti-diagonals (the 30x30 canvas flipped left-right), via a shear."""
+    n = len(d)
+    vals = []
+    for a in (d, d[:, :, ::-1]):
+        sheared = np.full((n, MAX, 2 * MAX - 1), PAD, np.int16)
+        sheared[:, _I, _SHEAR] = a.reshape(n, CELLS)
+        vals.append(_between(sheared, 1)[:, _I, _SHEAR].reshape(n, MAX, MAX))
+    return np.where(vals[0] >= 0, vals[0], vals[1][:, :, ::-1])
+
+
 def _between_both(g: GridBatch, dir: str):
     d = g.data.astype(np.int16)
+    if dir == "d":
+        return _between_diagonals(d)
     val = _between(d, 2) if dir != "v" else np.full(d.shape, -1, np.int16)
     return np.where(val >= 0, val, _between(d, 1)) if dir != "h" else val
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..grids import MAX, GridBatch
 from ..kernels import background, gather
 from . import reference as ref
+from .colour import C
 from .registry import Param, family
 
 K = (Param("k", (2, 3), doc="factor"),)
@@ -91,6 +92,12 @@ def crop_bbox(g: GridBatch) -> GridBatch:
     bg = background(g).reshape(-1, 1, 1)
     mask = (g.data != bg) & (g.data < 10)
     return gather(g, "crop", params=bbox_params(xp, mask, g.h > 0))
+
+
+@family("crop_colour", "size", ref.crop_colour, C, padded=True)
+def crop_colour(g: GridBatch, c: int) -> GridBatch:
+    """Crop to the bounding box of the cells of colour c (invalid without any)."""
+    return gather(g, "crop", params=bbox_params(g.xp, g.data == c, g.h > 0))
 
 
 @family("compress", "size", ref.compress)

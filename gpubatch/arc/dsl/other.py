@@ -1,10 +1,12 @@
-"""Other primitives many ARC tasks need: gravity, symmetry completion, outlines, hollowing, shifting."""
+"""Other primitives many ARC tasks need: gravity, symmetry and period completion, rays, outlines, hollowing,
+shifting."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..grids import MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
+from ..periodic import complete_periodic
 from ..stencils import gravity_cuda, stencil
 from . import reference as ref
 from .colour import C, COLOURS
@@ -65,6 +67,40 @@ def symmetrize(g: GridBatch, axis: str, c: int) -> GridBatch:
         data = xp.where((out.data == c) & (src != c) & (src < PAD), src, out.data).astype(xp.uint8)
         out = GridBatch(data, g.h, g.w)
     return finish(g, out)
+
+
+@family("ray", "other", ref.ray, (Param("dir", tuple(ref.RAY_STEPS)),), padded=True)
+def ray(g: GridBatch, dir: str) -> GridBatch:
+    """Every non-background cell shines its colour along `dir` over background cells, up to the next
+    non-background cell (8 directions)."""
+    xp = g.xp
+    di, dj = ref.RAY_STEPS[dir]
+    if xp is not np:
+        return stencil(g, "stencil_ray", di, dj)
+    n = len(g)
+    # walk the lines across the step's main axis (rows, or columns for left/right) carrying, per line, the
+    # colour of the last non-background cell; a diagonal step moves that colour one column sideways per row
+    a, step, side = (g.data.transpose(0, 2, 1), dj, 0) if di == 0 else (g.data, di, dj)
+    bg = background(g).reshape(n, 1)
+    out = np.empty_like(a)
+    cur = np.full((n, MAX), -1, np.int16)
+    for k in range(MAX) if step > 0 else range(MAX - 1, -1, -1):
+        if side:
+            cur = np.concatenate([np.full((n, 1), -1, np.int16), cur[:, :-1]], axis=1) if side > 0 else \
+                np.concatenate([cur[:, 1:], np.full((n, 1), -1, np.int16)], axis=1)
+        line = a[:, k]
+        out[:, k] = np.where((line == bg) & (cur >= 0), cur, line)
+        cur = np.where((line != bg) & (line < PAD), line, cur)
+    out = out.transpose(0, 2, 1) if di == 0 else out
+    return GridBatch(np.ascontiguousarray(out), g.h, g.w)
+
+
+@family("periodic", "other", ref.periodic,
+        (Param("c", (0,), default=0, doc="a colour 0-9", accepts=lambda v: v in COLOURS),), padded=True)
+def periodic(g: GridBatch, c: int) -> GridBatch:
+    """Cells of colour c (at most half the grid) take the colour of the grid's repeating pattern (the smallest
+    row and column periods its other cells agree with); enumerated for c = 0."""
+    return complete_periodic(g, c)
 
 
 @family("outline", "other", ref.outline, C, padded=True)

@@ -72,6 +72,10 @@ def _crop_to(g, cells):
     return [row[c0:c1 + 1] for row in g[r0:r1 + 1]]
 
 
+def crop_colour(g, c):
+    return _crop_to(g, [(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] == c])
+
+
 def crop_bbox(g):
     bg = background(g)
     return _crop_to(g, [(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] != bg])
@@ -257,6 +261,49 @@ def hollow(g):
     return out
 
 
+RAY_STEPS = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1), "downright": (1, 1),
+             "downleft": (1, -1), "upright": (-1, 1), "upleft": (-1, -1)}
+
+
+def ray(g, dir):
+    bg = background(g)
+    di, dj = RAY_STEPS[dir]
+    out = [list(r) for r in g]
+    for i in range(H(g)):
+        for j in range(W(g)):
+            si, sj = i - di, j - dj
+            while g[i][j] == bg and 0 <= si < H(g) and 0 <= sj < W(g):
+                if g[si][sj] != bg:  # the nearest non-background cell behind this one shines on it
+                    out[i][j] = g[si][sj]
+                    break
+                si, sj = si - di, sj - dj
+    return out
+
+
+def _first_period(g, c):
+    """The smallest p such that every two known (not c) cells p rows apart in a column agree; H(g) if none."""
+    for p in range(1, H(g)):
+        if all(g[i][j] == g[i + p][j] for i in range(H(g) - p) for j in range(W(g))
+               if g[i][j] != c and g[i + p][j] != c):
+            return p
+    return H(g)
+
+
+def periodic(g, c):
+    unknown = sum(v == c for r in g for v in r)
+    if not unknown or 2 * unknown > H(g) * W(g):
+        return g
+    py, px = _first_period(g, c), _first_period(dmirror(g), c)
+    if py == H(g) and px == W(g):
+        return g
+    reps: dict = {}
+    for i in range(H(g)):
+        for j in range(W(g)):
+            if g[i][j] != c and reps.setdefault((i % py, j % px), g[i][j]) != g[i][j]:
+                return g  # the known cells disagree within a class: no such pattern
+    return [[reps.get((i % py, j % px), c) if g[i][j] == c else g[i][j] for j in range(W(g))] for i in range(H(g))]
+
+
 def shift(g, dir):
     bg = background(g)
     di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
@@ -310,9 +357,26 @@ def _between(line):
     return out
 
 
+def _diagonals_between(g, anti):
+    """_between along every diagonal (i - j constant) or anti-diagonal (i + j constant)."""
+    out = [[-1] * W(g) for _ in g]
+    lines: dict[int, list] = {}
+    for i in range(H(g)):
+        for j in range(W(g)):
+            lines.setdefault(i + j if anti else i - j, []).append((i, j))
+    for cells in lines.values():
+        for (i, j), v in zip(cells, _between([g[i][j] for i, j in cells])):
+            out[i][j] = v
+    return out
+
+
 def connect(g, dir, c):
-    rows = [_between(r) for r in g] if dir != "v" else [[-1] * W(g) for _ in g]
-    cols = dmirror([_between(r) for r in dmirror(g)]) if dir != "h" else [[-1] * W(g) for _ in g]
+    none = [[-1] * W(g) for _ in g]
+    if dir == "d":
+        rows, cols = _diagonals_between(g, False), _diagonals_between(g, True)
+    else:
+        rows = [_between(r) for r in g] if dir != "v" else none
+        cols = dmirror([_between(r) for r in dmirror(g)]) if dir != "h" else none
     out = []
     for i in range(H(g)):
         val = [rows[i][j] if rows[i][j] >= 0 else cols[i][j] for j in range(W(g))]
