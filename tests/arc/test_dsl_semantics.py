@@ -62,3 +62,28 @@ def test_periodic_completion():
     # known cells that contradict every period, or too many unknown cells: left alone
     assert ref.periodic([[1, 2, 0], [3, 4, 5]], 0) == [[1, 2, 0], [3, 4, 5]]
     assert ref.periodic([[1, 0, 0], [0, 0, 0]], 0) == [[1, 0, 0], [0, 0, 0]]
+
+
+def test_untile():
+    assert ref.untile([[4, 5, 1, 4, 5, 1], [1, 1, 1, 1, 1, 1]]) == [[4, 5, 1], [1, 1, 1]]
+    assert ref.untile([[1, 1, 1], [2, 2, 2], [1, 1, 1]]) == [[1], [2], [1]]  # 2 rows do not divide 3
+    assert ref.untile([[1, 2], [3, 4]]) == []  # no repetition: invalid
+    prim = next(p for p in REGISTRY.instances() if p.text == "untile")
+    assert prim(GridBatch.from_lists([[[4, 5, 1, 4, 5, 1], [1, 1, 1, 1, 1, 1]]])).to_lists()[0] == [[4, 5, 1], [1, 1, 1]]
+
+
+def test_crop_fast_path_equals_formulas():
+    """The NumPy `crop` fast path gives the gather formulas' result, out-of-range windows and sizes too."""
+    import numpy as np
+
+    from gpubatch.arc.kernels import gather, gather_xp
+
+    from .corpus import random_grids, as_lists
+
+    g = GridBatch.from_lists(as_lists(random_grids()[:600]))
+    g.h[::37] = 0
+    rng = np.random.default_rng(3)
+    p = np.stack([rng.integers(-2, 31, len(g)), rng.integers(-2, 31, len(g)), rng.integers(-1, 32, len(g)),
+                  rng.integers(-1, 32, len(g))], axis=1).astype(np.int32)
+    fast, ref_ = gather(g, "crop", params=p), gather_xp(g, "crop", params=p)
+    assert (fast.data == ref_.data).all() and (fast.h == ref_.h).all() and (fast.w == ref_.w).all()

@@ -1,6 +1,8 @@
 """Geometry and size primitives: each is one gather (one kernel on the GPU), plus compress and crop_bbox."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..grids import MAX, GridBatch
 from ..kernels import background, gather
 from . import reference as ref
@@ -98,6 +100,39 @@ def crop_bbox(g: GridBatch) -> GridBatch:
 def crop_colour(g: GridBatch, c: int) -> GridBatch:
     """Crop to the bounding box of the cells of colour c (invalid without any)."""
     return gather(g, "crop", params=bbox_params(g.xp, g.data == c, g.h > 0))
+
+
+@family("untile", "size", ref.untile, padded=True)
+def untile(g: GridBatch) -> GridBatch:
+    """The tile the grid repeats: its top-left py x px block, for the smallest row and column periods that
+    divide its size (invalid when it repeats in neither direction)."""
+    xp = g.xp
+    py, px = _exact_period(xp, g.data, g.h), _exact_period(xp, g.data.transpose(0, 2, 1), g.w)
+    some = ((py < g.h) | (px < g.w)) & (g.h > 0)
+    zero = xp.zeros(len(g), xp.int32)
+    params = xp.stack([zero, zero, xp.where(some, py, 0), xp.where(some, px, 0)], axis=1).astype(xp.int32)
+    return gather(g, "crop", params=params)
+
+
+def _exact_period(xp, d, size):
+    """Per grid: the smallest p dividing `size` such that line i equals line i + p along axis 1. Whole-batch
+    comparisons on the GPU; on the CPU each p only looks at the grids it divides and that have none yet."""
+    n = len(d)
+    first = xp.full(n, MAX, xp.int32)
+    size = size.astype(xp.int32)
+    for p in range(1, MAX):
+        cand = (size % p == 0) & (p < size) & (first == MAX)
+        idx = np.flatnonzero(cand) if xp is np else slice(None)
+        if xp is np and not len(idx):
+            continue
+        a, m = d[idx], size[idx]
+        pair = (xp.arange(MAX - p, dtype=xp.int32).reshape(1, -1, 1) + p) < m.reshape(-1, 1, 1)
+        same = ((a[:, :-p] == a[:, p:]) | ~pair).all(axis=(1, 2))
+        if xp is np:
+            first[idx[same]] = p
+        else:
+            first = xp.where(cand & same, p, first)
+    return xp.minimum(first, size)
 
 
 @family("compress", "size", ref.compress)

@@ -72,6 +72,16 @@ def _crop_to(g, cells):
     return [row[c0:c1 + 1] for row in g[r0:r1 + 1]]
 
 
+def _exact_period(g):
+    """The smallest p dividing H(g) such that row i equals row i + p for every i."""
+    return next(p for p in range(1, H(g) + 1) if H(g) % p == 0 and all(g[i] == g[i + p] for i in range(H(g) - p)))
+
+
+def untile(g):
+    py, px = _exact_period(g), _exact_period(dmirror(g))
+    return [] if (py, px) == (H(g), W(g)) else [row[:px] for row in g[:py]]
+
+
 def crop_colour(g, c):
     return _crop_to(g, [(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] == c])
 
