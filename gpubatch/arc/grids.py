@@ -106,11 +106,6 @@ class GridBatch:
         hsh ^= hsh >> xp.uint64(29)
         return xp.where(self.h > 0, hsh, xp.uint64(0))
 
-    def equals(self, other: "GridBatch"):
-        """Per-grid exact equality (shape and cells); invalid grids are equal to nothing."""
-        same = (self.data == other.data).reshape(len(self), CELLS).all(axis=1)
-        return same & (self.h == other.h) & (self.w == other.w) & (self.h > 0)
-
 
 _HASH_SRC = r"""
 extern "C" __global__ void grid_hash(const unsigned char* __restrict__ data, const int* __restrict__ h,

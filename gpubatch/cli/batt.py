@@ -1,6 +1,5 @@
 """`gpubatch run-batt`: evaluate a battery of ARC programs over many tasks at once and score them."""
 import json
-import math
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -69,9 +68,8 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"no valid tasks to run from {source}")
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
-        workers = max(1, cfg.get("gpu.count"))
-        shard = math.ceil(len(loaded) / workers)
-        with run.executor(initial_size=shard, max_size=len(loaded), min_size=1, dynamic_sizing=False) as ex:
+        workers = max(1, cfg.get("gpu.count"))  # one batch of all tasks, or one planned piece per device
+        with run.executor(initial_size=len(loaded), max_size=len(loaded), min_size=1, dynamic_sizing=False) as ex:
             res, seconds = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
             device = ex.selection.kind
         summary = summarize(res, seconds, len(problems))
