@@ -1,6 +1,7 @@
 """BatchExecutor: stream items through a batch op on the selected device(s), results in input order."""
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .backend import Selection, select_device
@@ -33,6 +34,13 @@ class BatchExecutor:
     def backend(self):
         """The in-process backend (the main device for local runs; NumPy for sync and process runs)."""
         return self.runner.backend if hasattr(self.runner, "backend") else None
+
+    def warm(self, op: BatchOp) -> float:
+        """Ready every device for `op` now (worker start, kernel compilation and loading), so that what is
+        timed next is the work itself; returns the seconds it took."""
+        t0 = time.perf_counter()
+        self.runner.warm(op)
+        return time.perf_counter() - t0
 
     def map(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
             key: Callable[[Any], Any] | None = None, label: str | None = None,

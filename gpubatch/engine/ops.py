@@ -1,7 +1,9 @@
 """What the executor runs: a named batch op over a list of items, written once against `backend.xp`.
 
 An op's `run(items, backend)` returns one result per item, in order. `prepare` (optional) is host work done
-ahead of the device in the prefetch pool. `bytes_per_item` feeds the batch sizer; `work` feeds CPU dispatch.
+ahead of the device in the prefetch pool. `warm` (optional) readies a backend for the op (compiles and loads
+its kernels, first-touch allocations) once, before timed batches. `bytes_per_item` feeds the batch sizer;
+`work` feeds CPU dispatch.
 Ops that travel to worker processes must be built from module-level functions so that they pickle.
 """
 from __future__ import annotations
@@ -23,6 +25,7 @@ class BatchOp:
     name: str
     run: Callable[[Any, Backend], Sequence[Any]]
     prepare: Callable[[list[Any]], Any] | None = None
+    warm: Callable[[Backend], None] | None = None
     bytes_per_item: int = 0
     work: Callable[[Sequence[Any]], int] = _count
 

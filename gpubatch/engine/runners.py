@@ -49,6 +49,10 @@ class SyncRunner:
         self.settings, self.stats = settings, stats
         self.backend = numpy_backend()
 
+    def warm(self, op: BatchOp) -> None:
+        if op.warm is not None:
+            op.warm(self.backend)
+
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         for batch in cut_batches(items, sizer.next_size):
             out = run_batch(op, batch, self.backend, self.backend, self.settings, self.stats)
@@ -121,6 +125,11 @@ def _worker_init(selection: Selection, settings: EngineSettings, worker: int) ->
     _WORKER.update(backend=backend, cpu=numpy_backend(), settings=settings)
 
 
+def _worker_warm(op: BatchOp) -> None:
+    if op.warm is not None:
+        op.warm(_WORKER["backend"])
+
+
 def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
     stats = StatsCollector()
     out = run_batch(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"], stats)
@@ -143,6 +152,11 @@ class ProcessRunner:
                                             initargs=(selection, settings, i)) for i in range(n)]
         self.load = [0] * n
         self.free: int | None = None
+
+    def warm(self, op: BatchOp) -> None:
+        """Start every worker (spawn, imports, device context) and warm the op there, all at once."""
+        for fut in [w.submit(_worker_warm, op) for w in self.workers]:
+            fut.result()
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         window = max(2 * len(self.workers), self.settings.prefetch)

@@ -20,6 +20,22 @@ def sized_run(items, backend):
     return [(x * x, len(items)) for x in items]
 
 
+WARMED_PIDS: set = set()
+
+
+def warm_here(backend):
+    import os
+
+    WARMED_PIDS.add(os.getpid())
+
+
+def warmed_run(items, backend):
+    """Whether the process running this batch was warmed first."""
+    import os
+
+    return [os.getpid() in WARMED_PIDS for _ in items]
+
+
 def oom_at_8_and_16(items, backend):
     if len(items) in (8, 16):
         raise FakeOOM(f"fake out of memory at {len(items)}")
@@ -47,6 +63,7 @@ SQUARE = BatchOp("square", square_run)
 SIZED = BatchOp("sized", sized_run)
 OOM = BatchOp("oom", oom_at_8_and_16)
 FAILS = BatchOp("fails", fails_on_13)
+WARMED = BatchOp("warmed", warmed_run, warm=warm_here)
 GPU_OOM = BatchOp("gpu_oom", gpu_oom_above_2, work=lambda items: len(items))
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from gpubatch.engine import BatchExecutor, EngineSettings, ItemFailure, Selection
 
-from .helpers import FAILS, LENGTH, OOM, SIZED, SQUARE
+from .helpers import FAILS, LENGTH, OOM, SIZED, SQUARE, WARMED
 
 CPU = Selection("numpy", reason="tests")
 RUNNERS = ["sync", "local", "processes"]
@@ -52,6 +52,13 @@ def test_planned_batch_sizes(runner):
     with executor(runner, initial_size=5, max_size=50, dynamic_sizing=False) as ex:
         sizes = [size for _, (_, size) in ex.map(SIZED, range(40), sizes=[12, 3, 20])]
     assert sizes == [12] * 12 + [3] * 3 + [20] * 20 + [5] * 5  # the plan, then the sizer's own size
+
+
+def test_warm_readies_every_device_before_the_batches(runner):
+    with executor(runner, initial_size=3, max_size=3, dynamic_sizing=False) as ex:
+        assert ex.warm(WARMED) >= 0
+        out = ex.run_all(WARMED, range(30))  # processes: ten batches over both workers
+    assert out == [True] * 30
 
 
 def test_oom_injection_gives_identical_results(runner):
