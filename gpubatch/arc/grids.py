@@ -130,19 +130,26 @@ extern "C" __global__ void grid_hash(const unsigned char* __restrict__ data, con
 _MULT_DEVICE: dict[int, object] = {}
 
 
+def word_mult_device():
+    """The word multipliers of the grid hash on the current CUDA device (copied there once per device)."""
+    import cupy
+
+    dev = cupy.cuda.Device().id
+    if dev not in _MULT_DEVICE:
+        _MULT_DEVICE[dev] = cupy.asarray(_WORD_MULT)
+    return _MULT_DEVICE[dev]
+
+
 def _hash_cuda(g: "GridBatch"):
     import cupy
 
     from .kernels import _compiled
 
-    dev = cupy.cuda.Device().id
-    if dev not in _MULT_DEVICE:
-        _MULT_DEVICE[dev] = cupy.asarray(_WORD_MULT)
     n = len(g)
     out = cupy.empty(n, cupy.uint64)
     if n:
         threads = 256
         _compiled("grid_hash", _HASH_SRC)(((n * 32 + threads - 1) // threads,), (threads,), (
             cupy.ascontiguousarray(g.data), cupy.ascontiguousarray(g.h, dtype=cupy.int32),
-            cupy.ascontiguousarray(g.w, dtype=cupy.int32), _MULT_DEVICE[dev], out, np.int64(n)))
+            cupy.ascontiguousarray(g.w, dtype=cupy.int32), word_mult_device(), out, np.int64(n)))
     return out

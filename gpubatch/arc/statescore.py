@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .colourmap import map_fits
-from .grids import _WORD_MULT, CELLS, GridBatch
+from .grids import CELLS, GridBatch, word_mult_device
 
 
 @dataclass(frozen=True)
@@ -153,17 +153,11 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
   }
 }
 """
-_WMULT: dict[int, Any] = {}
-
-
 def _score_cuda(C: GridBatch, task, tg: Targets, open_, out):
     import cupy
 
     from .kernels import _blocks, _compiled
 
-    dev = cupy.cuda.Device().id
-    if dev not in _WMULT:
-        _WMULT[dev] = cupy.asarray(_WORD_MULT)
     K = int(tg.mult.shape[0])
     n = len(C) // K
     if out is None:
@@ -172,7 +166,8 @@ def _score_cuda(C: GridBatch, task, tg: Targets, open_, out):
     if n:
         c = cupy.ascontiguousarray
         _compiled("score_states", _SRC)((_blocks(n * 32, 256),), (256,), (
-            c(C.data), c(C.h, dtype=cupy.int32), c(C.w, dtype=cupy.int32), _WMULT[dev], c(task, dtype=cupy.int64),
+            c(C.data), c(C.h, dtype=cupy.int32), c(C.w, dtype=cupy.int32), word_mult_device(),
+            c(task, dtype=cupy.int64),
             c(tg.grids.data), c(tg.grids.h, dtype=cupy.int32), c(tg.grids.w, dtype=cupy.int32),
             c(tg.demo, dtype=bool), c(tg.mult, dtype=cupy.uint64), c(tg.salt, dtype=cupy.uint64),
             c(open_, dtype=bool), np.int32(K), *out, np.int64(n)))

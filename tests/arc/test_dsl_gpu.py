@@ -116,7 +116,7 @@ def test_finish_kernel_equals_numpy(batches):
     assert _same(finish(src, out), finish(src.to(cupy), out.to(cupy))) == 0
 
 
-def test_colour_map_kernel_equals_numpy(batches):
+def test_colour_map_check_cupy_equals_numpy(batches):
     import cupy
 
     from gpubatch.arc.colourmap import map_fits
