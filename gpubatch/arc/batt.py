@@ -11,6 +11,8 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from .programs import Program
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
@@ -54,6 +56,7 @@ class BattSummary:
     evaluations: int
     skipped: int = 0
     failed: int = 0
+    start_seconds: float = 0.0  # readying the devices (workers, kernels) before the timed search
 
     @property
     def accuracy(self) -> float:
@@ -98,17 +101,22 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
     return [out[i] for i in range(len(tasks))]
 
 
+# exact fits rank first, then fits up to a local rule (of the inputs: none was wrong on a test output of the
+# training tasks, 2026-11-26), then fits up to a colour map
+_KIND_RANK = {(False, False): 0, (False, True): 1, (True, False): 2}
+
+
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
     # exact fits first (shorter, then more programs agreeing, then by last primitive and parent state: an
     # order that does not depend on batching); fits up to a colour map after them
-    ranked = sorted(st.fits, key=lambda f: (f.cmap is not None, f.level, -f.votes,
-                                            (f.order,) if f.path is None else (f.path[2], f.path[1])))
+    ranked = sorted(st.fits, key=lambda f: (_KIND_RANK[(f.cmap is not None, f.rule is not None)], f.level,
+                                            -f.votes, (f.order,) if f.path is None else (f.path[2], f.path[1])))
     fits = []
     for f in ranked:
         text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
-        if f.cmap is not None:
-            text = (text + " | " if text != "identity" else "") + f"cmap(m={f.cmap})"
-        fits.append(Fit(text, f.level + (f.cmap is not None), f.votes))
+        if f.learned is not None:
+            text = (text + " | " if text != "identity" else "") + f.learned
+        fits.append(Fit(text, f.level + (f.learned is not None), f.votes))
     n_test = len(st.task.test_inputs)
     preds = []
     for i in range(n_test):
@@ -139,39 +147,57 @@ def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs:
         raise
 
 
-def device_pieces(costs: list[int], keys: list[int], pieces: int) -> tuple[list[int], list[int]]:
-    """Task order and piece sizes for `pieces` devices: tasks sorted by `keys` (their number of grids, so
-    that a piece holds few of the search's K-groups, each of which costs a fixed overhead per device), cut
-    where the running cost crosses each k-th share of the total, so pieces cost about the same."""
+GROUP_COST = 25  # fixed work of one K-group on one device, in grids (about 0.5 s on a warm H100, 2026-11-26)
+
+
+def device_pieces(costs: list[int], keys: list[int], pieces: int, group_cost: float = GROUP_COST
+                  ) -> tuple[list[int], list[int]]:
+    """Task order and piece sizes for `pieces` devices: tasks sorted by `keys` (their number of grids: the
+    search's K-groups), cut into contiguous pieces so that the costliest piece costs least, where a piece
+    costs its tasks' `costs` plus `group_cost` for each distinct key in it (a group's fixed work on a device)."""
     order = sorted(range(len(costs)), key=lambda i: (keys[i], i))
-    total = sum(costs)
-    sizes, acc, start = [], 0, 0
-    for pos, i in enumerate(order):
-        target = total * (len(sizes) + 1) / pieces
-        if len(sizes) < pieces - 1 and acc + costs[i] >= target:
-            cut = pos + 1 if acc + costs[i] - target <= target - acc or pos == start else pos  # the nearer
-            sizes.append(cut - start)
-            start = cut
-        acc += costs[i]
-    if start < len(order):
-        sizes.append(len(order) - start)
-    return order, sizes
+    if not order:
+        return [], []
+    c = [costs[i] for i in order]
+    k = [keys[i] for i in order]
+
+    def cut(limit: float) -> list[int] | None:  # greedy: each piece takes tasks while it stays within limit
+        sizes, load, start = [], 0.0, 0
+        for pos in range(len(c)):
+            add = c[pos] + (group_cost if pos == start or k[pos] != k[pos - 1] else 0)
+            if pos > start and load + add > limit:
+                sizes.append(pos - start)
+                start, load = pos, c[pos] + group_cost
+            else:
+                load += add
+            if load > limit or len(sizes) >= pieces:
+                return None
+        return sizes + [len(c) - start]
+
+    lo = max(c) + group_cost
+    hi = sum(c) + group_cost * len(set(k))
+    while hi - lo > 1e-6 * hi:  # the least limit the greedy cut meets, to a part in a million
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if cut(mid) is not None else (mid, hi)
+    return order, cut(hi)
 
 
 def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, programs: tuple = (),
-             builtin: bool = True, devices: int = 1) -> tuple[list[TaskResult], float]:
-    """Search every task through the engine; returns results in task order and the wall time.
+             builtin: bool = True, devices: int = 1) -> tuple[list[TaskResult], float, float]:
+    """Search every task through the engine; returns results in task order, the search's wall time and
+    the time spent readying the devices before it (worker start, kernel compilation and loading).
 
-    With several devices, the tasks are dealt in one piece per device, pieces of about equal cost (a search
-    costs about its task's number of grids, times a spread the tasks of a piece average out) and each made
-    of few K-groups: the slowest piece sets the wall time of a multi-GPU run."""
+    With several devices, the tasks are dealt in one piece per device, cut so that the costliest piece costs least
+    (a search costs about its task's number of grids, plus a fixed amount for each K-group a device
+    searches): the slowest piece sets the wall time of a multi-GPU run."""
     # the depth-level status reaches the progress display when the search runs in this process; worker
     # processes (--gpus N) report per finished piece only
     status = getattr(executor.progress, "status", None) if executor.runner.name != "processes" else None
     op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin,
-                                             status=status))
+                                             status=status), warm=functools.partial(_warm_search, cfg=cfg))
     grids = [len(t.train) + len(t.test_inputs) for t in tasks]
     order, sizes = device_pieces(grids, grids, devices) if devices > 1 else (list(range(len(tasks))), [])
+    start = executor.warm(op)
     t0 = time.perf_counter()
     results: list = [None] * len(tasks)
     dealt = [tasks[i] for i in order]
@@ -181,15 +207,27 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
             res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), None, 0, 0, 0.0, None,
                              error=f"{res.kind}: {res.error}")
         results[i] = res
-    return results, time.perf_counter() - t0
+    return results, time.perf_counter() - t0, start
 
 
-def summarize(results: list[TaskResult], seconds: float, skipped: int = 0) -> BattSummary:
+def _warm_search(backend: Backend, cfg: SearchConfig) -> None:
+    """On a GPU, compile and load every kernel the search runs, before the timed work: a depth-2 search of
+    one small made-up task (its second level holds 3 states); nothing of it is kept."""
+    if not backend.is_gpu:
+        return
+    rng = np.random.default_rng(1)
+    grids = [tuple(map(tuple, rng.integers(0, 10, (5, 6)).tolist())) for _ in range(3)]
+    task = Task("warm-up", tuple((g, g[::-1]) for g in grids[:2]), (grids[2],))
+    P = len(builtin_primitives())
+    search_shard([task], backend, replace(cfg, depth=min(2, cfg.depth), max_states=4 * P))
+
+
+def summarize(results: list[TaskResult], seconds: float, skipped: int = 0, start: float = 0.0) -> BattSummary:
     outs = sum(len(r.correct) for r in results if r.correct is not None)
     right = sum(sum(r.correct) for r in results if r.correct is not None)
     overfit = sum(1 for r in results if r.fits and r.correct is not None and not all(r.correct))
     return BattSummary(len(results), sum(r.demo_fit for r in results), outs, right, overfit, seconds,
-                       sum(r.evaluations for r in results), skipped, sum(1 for r in results if r.error))
+                       sum(r.evaluations for r in results), skipped, sum(1 for r in results if r.error), start)
 
 
 def submission(tasks: list[Task], results: list[TaskResult]) -> dict:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .colourmap import apply_map, learn_map, map_text
+from .rules import KINDS, rule_fits
 from .statescore import score_states
 
 MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
@@ -28,6 +29,14 @@ class FitRecord:
     text: str | None = None  # programs from a battery file carry their own text
     cmap: str | None = None  # a fit up to this colour map (`3>4 1>5`), learned from the demos
     state: int = 0  # the state's key (its key in `fit_by_key` is mixed with _MAPPED for a colour-map fit)
+    rule: str | None = None  # a fit up to a local rule of this feature kind (`rules`), learned from the demos
+
+    @property
+    def learned(self) -> str | None:
+        """The learned last step's text, if the fit has one (`cmap(m=3>4)`, `rule(f=nbhd)`)."""
+        if self.cmap is not None:
+            return f"cmap(m={self.cmap})"
+        return f"rule(f={self.rule})" if self.rule is not None else None
 
 
 class FitBook:
@@ -41,6 +50,28 @@ class FitBook:
         if len(hits[0]):
             self._record(level, ids, task_h, np.full(len(hits[0]), pi), *hits,
                          lambda _, states: C.take(self.rows(states)), text)
+
+    def _rule_fits(self, level, ids, C, kinds=KINDS, text=None) -> None:
+        """Record the fits up to a local rule among the states of one batch `C` (one state per task of the
+        group, `ids`): each kind whose table fits a task adds its predictions, or a vote if an earlier kind
+        predicted the same."""
+        xp, K, tg = self.xp, self.K, self.targets
+        for kind in kinds:
+            ok, pred = rule_fits(C, xp.asarray(ids), tg.grids, tg.demo, kind)
+            hits = np.flatnonzero(host(xp, ok))
+            if not len(hits):
+                continue
+            lists = pred.take(self.rows(hits)).to_lists()
+            for j, k in enumerate(hits):
+                st = self.ts[int(ids[k])]
+                outs = lists[j * K + len(st.task.train):(j + 1) * K]
+                same = [f for f in st.fits if f.rule is not None and f.level == level and f.outputs == outs]
+                if same:
+                    same[0].votes += 1
+                    continue
+                st.fits.append(FitRecord(level, self.order, None if text else (level, int(ids[k]), -1), outs,
+                                         text=text, rule=kind))
+                self.order += 1
 
     def _record(self, level, ids, task_h, prim, state_ix, exact, keys, grids_of, text=None) -> None:
         """Record hits (host arrays: primitive, index in batch, exact or only mapped, state key), taken in

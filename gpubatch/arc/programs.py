@@ -2,6 +2,9 @@
 
 `rot90 | replace(a=1,b=2) | crop_largest(conn=8)`; positional arguments follow the family's parameter order
 (`replace(1,2)`). A battery file holds one program per line; `#` starts a comment.
+
+A program may end in a learned step, `rule(f=nbhd)`: a local rule read off each task's demo pairs (see
+`rules`). It is not a grid-to-grid primitive (it needs the task), so calling a program runs its steps only.
 """
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from pathlib import Path
 
 from .dsl import REGISTRY, Primitive
 from .grids import GridBatch
+from .rules import KINDS
 
 _CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
@@ -22,10 +26,12 @@ class ProgramError(ValueError):
 @dataclass(frozen=True)
 class Program:
     steps: tuple[Primitive, ...]
+    rule: str | None = None  # a learned last step: the feature kind of a local rule
 
     @property
     def text(self) -> str:
-        return " | ".join(p.text for p in self.steps) if self.steps else "identity"
+        words = [p.text for p in self.steps] + ([f"rule(f={self.rule})"] if self.rule else [])
+        return " | ".join(words) if words else "identity"
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -80,10 +86,22 @@ def parse_step(text: str) -> Primitive:
         raise ProgramError(str(exc)) from None
 
 
+def _parse_rule(text: str) -> str:
+    m = re.match(r"^\s*rule\s*\(\s*(?:f\s*=\s*)?([A-Za-z0-9_]+)\s*\)\s*$", text)
+    if not m or m.group(1) not in KINDS:
+        raise ProgramError(f"cannot parse {text.strip()!r}: expected rule(f=KIND), KIND one of {', '.join(KINDS)}")
+    return m.group(1)
+
+
 def parse_program(text: str) -> Program:
     steps = [s for s in text.split("|") if s.strip()]
+    rule = None
+    if steps and _CALL.match(steps[-1]) and _CALL.match(steps[-1]).group(1) == "rule":
+        rule = _parse_rule(steps.pop())
+    if any(_CALL.match(s) and _CALL.match(s).group(1) == "rule" for s in steps):
+        raise ProgramError("rule(...) must be the program's last step")
     prims = tuple(parse_step(s) for s in steps)
-    return Program(tuple(p for p in prims if p.name != "identity"))
+    return Program(tuple(p for p in prims if p.name != "identity"), rule)
 
 
 def read_programs(path: str | Path) -> list[Program]:

@@ -23,6 +23,7 @@ from ..engine import Timeline
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
+from .programs import Program
 from .statescore import Targets, score_states
 from .tasks import Task
 
@@ -93,20 +94,30 @@ class GroupSearch(FitBook):
         lv = self.levels[level]
         if lv.grids is not None:
             return lv.grids.take(self.rows(ids))
-        parents = self.materialize(level - 1, lv.parent[ids])
+        K = self.K
         prims = lv.prim[ids]
-        out = GridBatch.empty(len(ids) * self.K, self.xp)
-        for p in np.unique(prims):
-            sel = np.flatnonzero(prims == p)
-            r = self.rows(sel)
-            res = self.prims[int(p)](parents.take(r))
-            out.data[r], out.h[r], out.w[r] = res.data, res.h, res.w
+        # states in primitive order (a stored level already is), so each primitive reads and writes one
+        # contiguous slice: no index arrays travel to the device per primitive
+        order = None if (np.diff(prims) >= 0).all() else np.argsort(prims, kind="stable")
+        if order is not None:
+            ids, prims = ids[order], prims[order]
+        parents = self.materialize(level - 1, lv.parent[ids])
+        out = GridBatch.empty(len(ids) * K, self.xp)
+        cuts = np.flatnonzero(np.diff(prims)) + 1
+        for a, b in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(ids)]]) if len(ids) else ()):
+            rows = slice(int(a) * K, int(b) * K)
+            res = self.prims[int(prims[a])](parents.take(rows))
+            out.data[rows], out.h[rows], out.w[rows] = res.data, res.h, res.w
+        if order is not None:
+            out = out.take(self.rows(np.argsort(order)))
         return out
 
     # -- one level -----------------------------------------------------------------------------
     def check_level0(self) -> None:
+        """The inputs themselves: exact fits, fits up to a colour map and fits up to a local rule."""
         T = len(self.ts)
         self._fits(0, np.arange(T), np.arange(T), -1, self.inp)
+        self._rule_fits(0, np.arange(T), self.inp)
 
     def expand(self, level: int) -> bool:
         """Expand `level` into level + 1; False when the time budget stopped it."""
@@ -215,7 +226,10 @@ class GroupSearch(FitBook):
             self.evaluations += T * self.K
             for st in self.ts:
                 st.states += 1
-            self._fits(len(steps), ids, ids, -1, C, text=prog.text)
+            if prog.rule:  # the learned step's text is added to the prefix's, as for every rule fit
+                self._rule_fits(len(steps), ids, C, (prog.rule,), text=Program(prog.steps).text)
+            else:
+                self._fits(len(steps), ids, ids, -1, C, text=prog.text)
 
     def program_steps(self, path: tuple[int, int, int]) -> list[int]:
         level, idx, pi = path

@@ -70,9 +70,9 @@ def register(app: typer.Typer) -> None:
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
         workers = max(1, cfg.get("gpu.count"))  # one batch of all tasks, or one planned piece per device
         with run.executor(initial_size=len(loaded), max_size=len(loaded), min_size=1, dynamic_sizing=False) as ex:
-            res, seconds = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
+            res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
             device = ex.selection.kind
-        summary = summarize(res, seconds, len(problems))
+        summary = summarize(res, seconds, len(problems), start)
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
         if results:
@@ -89,10 +89,10 @@ def render(run: RunContext, s, results) -> None:
             first = r.fits[0].program if r.fits else "-"
             run.out.print(f"{r.id}: {len(r.fits)} fits, best: {first}{mark}", highlight=False)
     table = Table(title="run-batt", title_justify="left")
-    for col in ("tasks", "demo-fit", "test-correct", "accuracy", "overfit", "skipped", "failed", "time s",
-                "evals/s"):
+    for col in ("tasks", "demo-fit", "test-correct", "accuracy", "overfit", "skipped", "failed", "start s",
+                "time s", "evals/s"):
         table.add_column(col, justify="right")
     acc = f"{100 * s.accuracy:.1f}%" if s.test_outputs else "n/a"
     table.add_row(str(s.tasks), str(s.demo_fit), f"{s.test_correct}/{s.test_outputs}", acc, str(s.overfit),
-                  str(s.skipped), str(s.failed), f"{s.seconds:.2f}", f"{s.evals_per_s:,.0f}")
+                  str(s.skipped), str(s.failed), f"{s.start_seconds:.2f}", f"{s.seconds:.2f}", f"{s.evals_per_s:,.0f}")
     run.out.print(table)

@@ -48,8 +48,11 @@ def test_search_fits_up_to_a_colour_map_and_ranks_exact_fits_first():
     demos = [((3, 1, 2), (3, 1, 2)), ((4, 5, 6), (2, 2, 2)), ((1, 1, 1), (2, 3, 4))]
     task = Task("cm", tuple((g, recol(g)) for g in demos), (((2, 3), (1, 6)),), (recol(((2, 3), (1, 6))),))
     res = search_shard([task], numpy_backend(), SearchConfig(depth=1, max_states=10_000))[0]
-    assert res.fits and res.fits[0].program.startswith("cmap(m=") and res.correct == (True,)
-    assert all(f.program.split(" | ")[-1].startswith("cmap(") for f in res.fits)  # no exact fit here
+    last = [f.program.split(" | ")[-1] for f in res.fits]
+    assert res.correct == (True,) and "cmap(m=1>5 2>6 3>4 4>3 5>1 6>2)" in last
+    assert all(s.startswith(("cmap(", "rule(")) for s in last)  # no exact fit here: each fit learned a step
+    # a local rule (`rules`; here own colour and object size) ranks before the colour maps
+    assert last == sorted(last, key=lambda s: not s.startswith("rule("))
     exact = Task("ex", tuple((g, g[::-1]) for g in demos), (((1, 2), (3, 4)),), (((3, 4), (1, 2)),))
     res = search_shard([exact], numpy_backend(), SearchConfig(depth=1, max_states=10_000))[0]
     assert res.fits[0].program == "hmirror" and res.correct == (True,)

@@ -21,3 +21,19 @@ def test_search_cupy_equals_numpy(depth, max_states, gpu_chunk):
                                                             chunk_grids=gpu_chunk))
     for a, b in zip(cpu, gpu):
         assert (a.id, a.fits, a.predictions, a.correct, a.states) == (b.id, b.fits, b.predictions, b.correct, b.states)
+
+
+def test_run_batt_warms_the_gpu_first_and_results_do_not_change():
+    """`run_batt` readies the device before its timed search (a small made-up search compiles and loads the
+    kernels); results equal a search on NumPy."""
+    from gpubatch.arc.batt import run_batt
+    from gpubatch.engine import BatchExecutor, EngineSettings
+
+    tasks, _ = load_tasks("arc1-train", 6)
+    cfg = SearchConfig(depth=2, max_states=20_000)
+    with BatchExecutor(EngineSettings(device="cuda")) as ex:
+        res, seconds, start = run_batt(tasks, ex, cfg)
+    assert start > 0 and seconds > 0
+    cpu = search_shard(tasks, numpy_backend(), cfg)
+    assert [(r.id, r.fits, r.predictions, r.states) for r in res] == [(r.id, r.fits, r.predictions, r.states)
+                                                                      for r in cpu]

@@ -1,0 +1,150 @@
+"""Fits up to a local rule: a state whose demo outputs follow, cell by cell, from a feature of the state's
+cell (its colour and what surrounds it) through one table learned from the demo pairs.
+
+`0ca9ddb6` puts yellow at the diagonal neighbours of every red pixel and orange beside every blue one: no
+fixed composition of primitives does that for every colour, but the table (own colour, colours of the
+orthogonal neighbours, colours of the diagonal neighbours) -> output colour, read off the demos, does. A rule
+fits when the table is consistent (no feature maps to two colours) and it predicts a test output only when
+every feature of the test grid was seen in the demos: a rule never guesses a cell.
+
+A colour map (`colourmap`) is the special case "own colour"; the feature kinds here add context:
+
+- `nbhd`: own colour, the set of colours of the 4 orthogonal and the set of the 4 diagonal neighbours;
+- `ring`: own colour and the set of colours of all 8 neighbours;
+- `lines`: own colour, the set of colours in its row and the set in its column;
+- `rays`: own colour and the first non-0 colour (or the border) seen in each of the 4 directions;
+- `size`: own colour and the size of its object (4-connected, one colour, background excluded; `6e82a1ae`);
+- `rank`: own colour and its object's size rank in the grid (0: the largest; `08ed6ac7`).
+
+Everything runs on whole batches with array operations (one sort of the batch's cells), on NumPy or CuPy.
+"""
+from __future__ import annotations
+
+from .dsl.objects import sizes_of
+from .grids import CELLS, MAX, PAD, GridBatch
+
+KINDS = ("nbhd", "ring", "lines", "rays", "size", "rank")
+_FBITS = 40  # a feature code is below 2**40; the state index sits above it
+MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
+
+_ORTH = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def _shifted(xp, d, dy: int, dx: int):
+    """[B, 30, 30] int64: each cell's neighbour at (dy, dx), PAD beyond the array."""
+    p = xp.pad(d, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
+    return p[:, 1 + dy:1 + dy + MAX, 1 + dx:1 + dx + MAX]
+
+
+def _colour_set(xp, d, offsets):
+    """Bit c (0-10; 10 = outside the grid) set when some neighbour at `offsets` has colour c."""
+    out = xp.zeros(d.shape, xp.int64)
+    for dy, dx in offsets:
+        out |= xp.left_shift(1, _shifted(xp, d, dy, dx))
+    return out
+
+
+def _line_sets(xp, d):
+    """Per cell: bit sets of the colours (0-9) in its row and in its column."""
+    rows = xp.zeros(d.shape[:2], xp.int64)
+    cols = xp.zeros((d.shape[0], d.shape[2]), xp.int64)
+    for c in range(PAD):
+        hit = d == c
+        rows |= hit.any(axis=2).astype(xp.int64) << c
+        cols |= hit.any(axis=1).astype(xp.int64) << c
+    return xp.broadcast_to(rows[:, :, None], d.shape), xp.broadcast_to(cols[:, None, :], d.shape)
+
+
+def _rays(xp, d):
+    """Per cell and direction (up, down, left, right): the first non-0 value beyond it (PAD: the border)."""
+    out = []
+    for axis, rev in ((1, False), (1, True), (2, False), (2, True)):
+        a = xp.flip(d, axis) if rev else d
+        seen = xp.full(a.shape, PAD, xp.int64)
+        last = xp.full((a.shape[0], MAX), PAD, xp.int64)
+        for i in range(MAX):
+            line = a[:, i, :] if axis == 1 else a[:, :, i]
+            if axis == 1:
+                seen[:, i, :] = last
+            else:
+                seen[:, :, i] = last
+            last = xp.where(line != 0, line, last)
+        out.append(xp.flip(seen, axis) if rev else seen)
+    return out
+
+
+def _size_rank(xp, size):
+    """Per cell of an object: how many distinct object sizes of its grid are larger (0: a largest object);
+    cells of no object get CELLS."""
+    B = size.shape[0]
+    present = xp.zeros((B, CELLS + 2), xp.int64)
+    flat = size.reshape(B, -1)
+    present[xp.arange(B)[:, None], flat] = 1
+    present[:, 0] = 0
+    larger = xp.cumsum(present[:, ::-1], axis=1)[:, ::-1]  # larger[s] = distinct sizes >= s
+    rank = xp.take_along_axis(larger, flat + 1, axis=1)
+    return xp.where(flat > 0, rank, CELLS).reshape(size.shape)
+
+
+def features(g: GridBatch, kind: str):
+    """int64 [B, 30, 30]: each cell's feature code of `kind` (below 2**40); cells outside grids included."""
+    xp = g.xp
+    d = g.data.astype(xp.int64)
+    if kind == "nbhd":
+        return d | _colour_set(xp, d, _ORTH) << 4 | _colour_set(xp, d, _DIAG) << 15
+    if kind == "ring":
+        return d | _colour_set(xp, d, _ORTH + _DIAG) << 4
+    if kind == "lines":
+        rows, cols = _line_sets(xp, d)
+        return d | rows << 4 | cols << 14
+    if kind in ("size", "rank"):
+        size = sizes_of(g, 4, False, False).reshape(d.shape).astype(xp.int64)
+        if kind == "rank":
+            size = _size_rank(xp, size)
+        return d | size << 4
+    if kind == "rays":
+        code = d
+        for j, r in enumerate(_rays(xp, d)):
+            code = code | r << (4 + 4 * j)
+        return code
+    raise ValueError(f"unknown rule feature {kind!r}; expected one of {', '.join(KINDS)}")
+
+
+def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
+    """(ok[n], predicted): whether each state of `C` ([n * K] grids, state-major; `task[n]` indexes
+    `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to a rule of `kind`, and `C` with
+    every test row of a fitting state replaced by the rule's prediction (other rows unchanged)."""
+    xp = C.xp
+    K = demo.shape[1]
+    n = len(C) // K
+    if n > MAX_STATES:
+        raise ValueError(f"rule_fits takes at most {MAX_STATES} states a call, got {n}")
+    task = xp.asarray(task).astype(xp.int64)
+    trows = (task.reshape(n, 1) * K + xp.arange(K)).reshape(-1)
+    is_demo = demo[task].reshape(-1)
+    th, tw = targets.h[trows], targets.w[trows]
+    row_ok = (C.h > 0) & (~is_demo | ((C.h == th) & (C.w == tw)))
+    ok = row_ok.reshape(n, K).all(axis=1)
+    r = xp.arange(MAX)
+    inside = (r[None, :, None] < C.h[:, None, None]) & (r[None, None, :] < C.w[:, None, None])
+    state = xp.repeat(xp.arange(n, dtype=xp.int64), K)
+    code = features(C, kind) | (state << _FBITS)[:, None, None]
+    use = inside & ok[state][:, None, None]
+    sel_d = use & is_demo[:, None, None]
+    kv = xp.unique((code[sel_d] << 4) | targets.data[trows][sel_d].astype(xp.int64))
+    keys = kv >> 4
+    clash = keys[1:] == keys[:-1]  # one feature, two colours: that state's table is not a function
+    ok[(keys[1:][clash] >> _FBITS)] = False
+    sel_t = use & ~is_demo[:, None, None]
+    want = code[sel_t]
+    if len(keys):
+        pos = xp.minimum(xp.searchsorted(keys, want), len(keys) - 1)
+        seen = keys[pos] == want
+        colour = (kv[pos] & 15).astype(xp.uint8)
+    else:
+        seen, colour = xp.zeros(len(want), bool), xp.zeros(len(want), xp.uint8)
+    ok[(want[~seen] >> _FBITS)] = False
+    data = C.data.copy()
+    data[sel_t] = colour
+    return ok, GridBatch(data, C.h, C.w)

@@ -1,0 +1,133 @@
+"""Fits up to a local rule: the feature kinds, the batched fit check, the learned step's text, the search using
+it, and CuPy against NumPy on every ARC-AGI-1 training task's inputs."""
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from gpubatch.arc.batt import search_shard
+from gpubatch.arc.grids import GridBatch
+from gpubatch.arc.programs import ProgramError, parse_program
+from gpubatch.arc.rules import KINDS, features, rule_fits
+from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.tasks import Task, load_tasks
+from gpubatch.engine import numpy_backend
+
+OUT = 10  # bit of "outside the grid" in a colour set
+
+
+def _bits(*colours):
+    return sum(1 << c for c in colours)
+
+
+def test_features_read_the_cells_context():
+    g = GridBatch.from_lists([[[0, 2, 0, 0], [0, 0, 0, 3], [1, 1, 0, 3]]])
+    nbhd = features(g, "nbhd")[0]
+    assert nbhd[1, 1] == 0 | _bits(2, 0, 1) << 4 | _bits(0, 1) << 15  # own, orthogonal set, diagonal set
+    assert nbhd[0, 0] == 0 | _bits(OUT, 0, 2) << 4 | _bits(OUT, 0) << 15
+    assert features(g, "ring")[0][1, 1] == 0 | _bits(0, 1, 2) << 4
+    lines = features(g, "lines")[0]
+    assert lines[2, 2] == 0 | _bits(0, 1, 3) << 4 | _bits(0) << 14  # its row holds 0, 1, 3; its column only 0
+    rays = features(g, "rays")[0]  # first non-0 value up, down, left, right (10: the border)
+    assert [(int(rays[1, 2]) >> (4 + 4 * j)) & 15 for j in range(4)] == [10, 10, 10, 3]
+    assert [(int(rays[2, 1]) >> (4 + 4 * j)) & 15 for j in range(4)] == [2, 10, 1, 3]
+    size = features(g, "size")[0] >> 4  # objects: one colour, 4-connected, background (0) excluded
+    assert (size[2, 0], size[1, 3], size[0, 1], size[0, 0]) == (2, 2, 1, 0)
+    rank = features(g, "rank")[0] >> 4  # distinct larger sizes; no object: 900
+    assert (rank[2, 0], rank[1, 3], rank[0, 1], rank[0, 0]) == (0, 0, 1, 900)
+    with pytest.raises(ValueError, match="unknown rule feature"):
+        features(g, "nope")
+
+
+def _task_batch(pairs, tests):
+    """(C, targets, demo) of one task: demo inputs then test inputs; targets on demo rows."""
+    C = GridBatch.from_lists([a for a, _ in pairs] + list(tests))
+    tg = GridBatch.from_lists([b for _, b in pairs] + [[[0]]] * len(tests))
+    demo = np.array([[True] * len(pairs) + [False] * len(tests)])
+    return C, tg, demo
+
+
+def _halo(n, pixels):
+    """An n x n grid with red pixels, and the same with yellow at each pixel's diagonal neighbours."""
+    a = np.zeros((n, n), int)
+    b = a.copy()
+    for r, c in pixels:
+        a[r, c] = b[r, c] = 2
+        for dr in (-1, 1):
+            for dc in (-1, 1):
+                if 0 <= r + dr < n and 0 <= c + dc < n:
+                    b[r + dr, c + dc] = 4
+    return a.tolist(), b.tolist()
+
+
+def test_rule_fits_learns_a_consistent_table_and_never_guesses_a_cell():
+    halo = [_halo(5, [(1, 1), (3, 3)]), _halo(5, [(0, 2), (2, 0), (4, 4)]), _halo(5, [(2, 2), (0, 4), (4, 0)])]
+    test_in, test_out = _halo(5, [(0, 0), (3, 2)])
+    C, tg, demo = _task_batch(halo, [test_in])
+    ok, pred = rule_fits(C, np.array([0]), tg, demo, "nbhd")
+    assert ok.tolist() == [True]
+    assert pred.to_lists()[3] == test_out
+    assert pred.to_lists()[:3] == C.to_lists()[:3]  # demo rows unchanged
+    # pixels side by side diagonally: a neighbourhood no demo showed, so no prediction at all
+    C2, tg2, demo2 = _task_batch(halo, [_halo(5, [(1, 2), (3, 1)])[0]])
+    assert rule_fits(C2, np.array([0]), tg2, demo2, "nbhd")[0].tolist() == [False]
+    # one feature, two colours across the demos: not a function
+    clash = [([[0, 1]], [[5, 1]]), ([[0, 1]], [[6, 1]])]
+    C3, tg3, demo3 = _task_batch(clash, [[[0, 1]]])
+    assert rule_fits(C3, np.array([0]), tg3, demo3, "nbhd")[0].tolist() == [False]
+    # a demo output of another shape: no fit
+    C4, tg4, demo4 = _task_batch([([[0, 1]], [[0], [1]])], [[[0, 1]]])
+    assert rule_fits(C4, np.array([0]), tg4, demo4, "ring")[0].tolist() == [False]
+
+
+def test_rule_step_parses_back_and_rejects_bad_kinds():
+    p = parse_program("rot90 | rule(f=nbhd)")
+    assert p.rule == "nbhd" and [s.name for s in p.steps] == ["rot90"]
+    assert parse_program(p.text).text == p.text == "rot90 | rule(f=nbhd)"
+    assert parse_program("rule(rays)").text == "rule(f=rays)"
+    for bad, msg in (("rule(f=colour)", "KIND one of"), ("rule(f=nbhd) | rot90", "last step")):
+        with pytest.raises(ProgramError, match=msg):
+            parse_program(bad)
+
+
+def test_search_and_battery_find_a_rule_fit():
+    """6e82a1ae (ARC-AGI-1 training): grey objects are recoloured by their size; no composition of the
+    primitives does it, the rule (own colour, object size) does."""
+    tasks, _ = load_tasks("arc1-train", ids=["6e82a1ae"])
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=1, max_states=10_000))[0]
+    assert res.correct == (True,) and res.fits[0].program in ("rule(f=size)", "rule(f=rank)")
+    # a rule reads each cell where the state has it: after a mirror, the sizes are in the wrong places
+    battery = (parse_program("hmirror | rule(f=size)"), parse_program("rule(f=size)"))
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=1), battery, enumerate_builtin=False)[0]
+    assert [f.program for f in res.fits] == ["rule(f=size)"] and res.correct == (True,)
+
+
+def _groups(tasks):
+    groups = defaultdict(list)
+    for t in tasks:
+        groups[len(t.train) + len(t.test_inputs)].append(t)
+    for K, ts in sorted(groups.items()):
+        grids, tg, demo = [], [], np.zeros((len(ts), K), bool)
+        for i, t in enumerate(ts):
+            grids += [a for a, _ in t.train] + list(t.test_inputs)
+            tg += [b for _, b in t.train] + [[[0]]] * len(t.test_inputs)
+            demo[i, :len(t.train)] = True
+        yield GridBatch.from_lists(grids), GridBatch.from_lists(tg), demo
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kind", KINDS)
+def test_cupy_equals_numpy_on_arc_inputs(kind):
+    import cupy
+
+    tasks, _ = load_tasks("arc1-train")
+    fits = 0
+    for C, tg, demo in _groups(tasks):
+        task = np.arange(len(demo))
+        ok, pred = rule_fits(C, task, tg, demo, kind)
+        ok_d, pred_d = rule_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo), kind)
+        assert np.array_equal(features(C, kind), cupy.asnumpy(features(C.to(cupy), kind)))
+        assert np.array_equal(ok, cupy.asnumpy(ok_d))
+        assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
+        fits += int(ok.sum())
+    assert fits >= 2  # every kind fits some training tasks
