@@ -11,6 +11,8 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 
 - `nbhd`: own colour, the set of colours of the 4 orthogonal and the set of the 4 diagonal neighbours;
 - `ring`: own colour and the set of colours of all 8 neighbours;
+- `count`: own colour, how many orthogonal and how many diagonal neighbours are not 0 (`3aa6fb7a`);
+- `same`: own colour and how many orthogonal neighbours have it too (`67385a82`);
 - `lines`: own colour, the set of colours in its row and the set in its column;
 - `rays`: own colour and the first non-0 colour (or the border) seen in each of the 4 directions;
 - `size`: own colour and the size of its object (4-connected, one colour, background excluded; `6e82a1ae`);
@@ -23,7 +25,7 @@ from __future__ import annotations
 from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 
-KINDS = ("nbhd", "ring", "lines", "rays", "size", "rank")
+KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -42,6 +44,14 @@ def _colour_set(xp, d, offsets):
     out = xp.zeros(d.shape, xp.int64)
     for dy, dx in offsets:
         out |= xp.left_shift(1, _shifted(xp, d, dy, dx))
+    return out
+
+
+def _count(xp, d, offsets, test):
+    """How many neighbours at `offsets` pass `test` (a function of their values)."""
+    out = xp.zeros(d.shape, xp.int64)
+    for dy, dx in offsets:
+        out += test(_shifted(xp, d, dy, dx))
     return out
 
 
@@ -95,6 +105,11 @@ def features(g: GridBatch, kind: str):
         return d | _colour_set(xp, d, _ORTH) << 4 | _colour_set(xp, d, _DIAG) << 15
     if kind == "ring":
         return d | _colour_set(xp, d, _ORTH + _DIAG) << 4
+    if kind == "count":
+        return d | _count(xp, d, _ORTH, lambda v: (v != 0) & (v < PAD)) << 4 | \
+            _count(xp, d, _DIAG, lambda v: (v != 0) & (v < PAD)) << 8
+    if kind == "same":
+        return d | _count(xp, d, _ORTH, lambda v: v == d) << 4
     if kind == "lines":
         rows, cols = _line_sets(xp, d)
         return d | rows << 4 | cols << 14

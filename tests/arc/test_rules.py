@@ -26,6 +26,10 @@ def test_features_read_the_cells_context():
     assert nbhd[1, 1] == 0 | _bits(2, 0, 1) << 4 | _bits(0, 1) << 15  # own, orthogonal set, diagonal set
     assert nbhd[0, 0] == 0 | _bits(OUT, 0, 2) << 4 | _bits(OUT, 0) << 15
     assert features(g, "ring")[0][1, 1] == 0 | _bits(0, 1, 2) << 4
+    count = features(g, "count")[0]  # non-0 neighbours: orthogonal, diagonal
+    assert (int(count[1, 2]), int(count[2, 0])) == (0 | 1 << 4 | 3 << 8, 1 | 1 << 4 | 0 << 8)
+    same = features(g, "same")[0] >> 4  # orthogonal neighbours of the same colour
+    assert (int(same[2, 0]), int(same[1, 3]), int(same[0, 1]), int(same[0, 0])) == (1, 1, 0, 1)
     lines = features(g, "lines")[0]
     assert lines[2, 2] == 0 | _bits(0, 1, 3) << 4 | _bits(0) << 14  # its row holds 0, 1, 3; its column only 0
     rays = features(g, "rays")[0]  # first non-0 value up, down, left, right (10: the border)
