@@ -108,7 +108,7 @@ _KIND_RANK = {(False, False): 0, (False, True): 1, (True, False): 2}
 
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
     # exact fits first (shorter, then more programs agreeing, then by last primitive and parent state: an
-    # order that does not depend on batching); fits up to a colour map after them
+    # order that does not depend on batching); fits up to a local rule, then up to a colour map, after them
     ranked = sorted(st.fits, key=lambda f: (_KIND_RANK[(f.cmap is not None, f.rule is not None)], f.level,
                                             -f.votes, (f.order,) if f.path is None else (f.path[2], f.path[1])))
     fits = []
@@ -187,8 +187,8 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     """Search every task through the engine; returns results in task order, the search's wall time and
     the time spent readying the devices before it (worker start, kernel compilation and loading).
 
-    With several devices, the tasks are dealt in one piece per device, cut so that the costliest piece costs least
-    (a search costs about its task's number of grids, plus a fixed amount for each K-group a device
+    With several devices, the tasks are dealt in one piece per device, cut so that the costliest piece costs
+    least (a search costs about its task's number of grids, plus a fixed amount for each K-group a device
     searches): the slowest piece sets the wall time of a multi-GPU run."""
     # the depth-level status reaches the progress display when the search runs in this process; worker
     # processes (--gpus N) report per finished piece only
@@ -212,7 +212,7 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
 
 def _warm_search(backend: Backend, cfg: SearchConfig) -> None:
     """On a GPU, compile and load every kernel the search runs, before the timed work: a depth-2 search of
-    one small made-up task (its second level holds 3 states); nothing of it is kept."""
+    one small made-up task (its first level keeps 3 states); nothing of it is kept."""
     if not backend.is_gpu:
         return
     rng = np.random.default_rng(1)

@@ -4,12 +4,13 @@ Tasks are grouped by their number of grids K (demo inputs + test inputs); a sear
 program produces for one task. Each level applies every primitive to a chunk of the frontier of every task
 in one batched call and scores the new states in one more (`statescore`: exact fit cell by cell, fit up to a
 colour map, key, shape score), and keeps new states: deduplicated per task by a 64-bit content hash of all K
-grids (salted by task), the shortest program first. Frontier grids are not kept beyond what memory allows: a level is recomputed from its parent level in
-chunks when it is expanded. Every task stops at its state budget; the run stops at its time budget. When a
-task's budget cannot take all of a level's new states, it keeps those whose demo outputs already have the
-target's shape on the most demo pairs (the shape score), then in canonical order
-(primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch. Fits,
-exact or up to a colour map, are recorded by `fits.FitBook`.
+grids (salted by task), the shortest program first. Frontier grids are not kept beyond what memory allows:
+a level is recomputed from its parent level in chunks when it is expanded. Every task stops at its state
+budget; the run stops at its time budget. When a task's budget cannot take all of a level's new states, it
+keeps those whose demo outputs already have the target's shape on the most demo pairs (the shape score),
+then in canonical order (primitive, then parent state), which does not depend on chunk sizes or on the
+tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs) up to a local rule, are
+recorded by `fits.FitBook`.
 """
 from __future__ import annotations
 

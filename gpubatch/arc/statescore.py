@@ -33,7 +33,8 @@ class Targets:
 def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: bool = True):
     """(exact, valid, key, score, mapped) per state of `C` ([n * K] grids, state-major); `task[n]` indexes
     the targets; `open_[T]` says which tasks still take fits up to a colour map (`mapped` is False for the
-    others, for exact fits and for states with an invalid grid, as `exact` is). `out`, if given, is five arrays of length n to write the results into."""
+    others, for exact fits and for states with an invalid grid, as `exact` is). `out`, if given, is five arrays
+    of length n to write the results into."""
     xp = C.xp
     if xp is not np and use_kernel:
         return _score_cuda(C, task, tg, open_, out)
