@@ -96,6 +96,8 @@ class GroupSearch(FitBook):
         if lv.grids is not None:
             return lv.grids.take(self.rows(ids))
         K = self.K
+        if not len(ids):
+            return GridBatch.empty(0, self.xp)
         prims = lv.prim[ids]
         # states in primitive order (a stored level already is), so each primitive reads and writes one
         # contiguous slice: no index arrays travel to the device per primitive
@@ -105,7 +107,7 @@ class GroupSearch(FitBook):
         parents = self.materialize(level - 1, lv.parent[ids])
         out = GridBatch.empty(len(ids) * K, self.xp)
         cuts = np.flatnonzero(np.diff(prims)) + 1
-        for a, b in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(ids)]]) if len(ids) else ()):
+        for a, b in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(ids)]])):
             rows = slice(int(a) * K, int(b) * K)
             res = self.prims[int(prims[a])](parents.take(rows))
             out.data[rows], out.h[rows], out.w[rows] = res.data, res.h, res.w

@@ -92,7 +92,8 @@ def arc_cases(corpus: list | None = None) -> list[Case]:
         if not fam.instances():
             continue  # cmap: its maps are learned by the search, never enumerated
         prim = fam.instances()[0]
-        out.append(Case(f"arc_{fam.name}", f"arc/{fam.group}", make, lambda xp, g, p=prim: p(GridBatch(g.data, g.h, g.w)),
+        out.append(Case(f"arc_{fam.name}", f"arc/{fam.group}", make,
+                        lambda xp, g, p=prim: p(GridBatch(g.data, g.h, g.w)),
                         item, 2 * 900, 0, 1 << 20, 256))
 
     def cc(xp, g):

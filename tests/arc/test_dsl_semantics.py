@@ -69,7 +69,8 @@ def test_untile():
     assert ref.untile([[1, 1, 1], [2, 2, 2], [1, 1, 1]]) == [[1], [2], [1]]  # 2 rows do not divide 3
     assert ref.untile([[1, 2], [3, 4]]) == []  # no repetition: invalid
     prim = next(p for p in REGISTRY.instances() if p.text == "untile")
-    assert prim(GridBatch.from_lists([[[4, 5, 1, 4, 5, 1], [1, 1, 1, 1, 1, 1]]])).to_lists()[0] == [[4, 5, 1], [1, 1, 1]]
+    got = prim(GridBatch.from_lists([[[4, 5, 1, 4, 5, 1], [1, 1, 1, 1, 1, 1]]])).to_lists()[0]
+    assert got == [[4, 5, 1], [1, 1, 1]]
 
 
 def test_crop_fast_path_equals_formulas():

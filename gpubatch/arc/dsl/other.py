@@ -45,7 +45,8 @@ def gravity(g: GridBatch, dir: str) -> GridBatch:
     inside_rows = r < t.h.reshape(-1, 1, 1)
     fg = _fg(t, bg) & inside_rows
     # the k-th non-background cell of a column (top to bottom) lands on row h - count + k
-    dest = t.h.reshape(-1, 1, 1) - fg.sum(axis=1, keepdims=True, dtype=xp.int32) + xp.cumsum(fg, axis=1, dtype=xp.int32) - 1
+    dest = (t.h.reshape(-1, 1, 1) - fg.sum(axis=1, keepdims=True, dtype=xp.int32)
+            + xp.cumsum(fg, axis=1, dtype=xp.int32) - 1)
     out = xp.where(inside_rows & (t.data < PAD), bg, t.data).astype(xp.uint8).reshape(-1)
     pos = xp.flatnonzero(fg)
     col = pos % MAX
