@@ -129,6 +129,10 @@ class GroupSearch(FitBook):
         final = level + 1 >= cfg.depth
         cand: list[tuple] = []
         P = len(self.prims)
+        # primitives meant for the inputs only get no results past depth 1
+        skip = {pi for pi, prim in enumerate(self.prims) if level and prim.family.first}
+        skip_rows = xp.asarray(np.array(sorted(skip), np.int64))
+        runs = P - len(skip)
         marks = Timeline(self.backend, P)
         chunk = max(1, cfg.chunk_grids // K)
         n = len(lv.task)
@@ -144,16 +148,20 @@ class GroupSearch(FitBook):
             task_h = lv.task[ids]
             task_d = xp.asarray(task_h)
             for t, c in zip(*np.unique(task_h, return_counts=True)):
-                self.ts[int(t)].states += int(c) * P
+                self.ts[int(t)].states += int(c) * runs
             m = len(ids)
             exact, valid = xp.empty((P, m), bool), xp.empty((P, m), bool)
             keys, scores, mapped = xp.empty((P, m), xp.uint64), xp.empty((P, m), xp.int32), xp.empty((P, m), bool)
+            if skip:
+                exact[skip_rows], valid[skip_rows], mapped[skip_rows] = False, False, False
             for pi, prim in enumerate(self.prims):  # no host round trip inside this loop: the device runs ahead
                 marks.mark(pi)
+                if pi in skip:
+                    continue
                 score_states(prim(G), task_d, self.targets, self.map_open,
                              out=(exact[pi], valid[pi], keys[pi], scores[pi], mapped[pi]))
             marks.mark(P)
-            self.evaluations += P * m * K
+            self.evaluations += runs * m * K
             hit, ex, hk = hit_table(xp, exact.ravel(), mapped.ravel(), keys.ravel())
             if len(hit):  # the host sees the hits only; grids are recomputed for fits not seen before
                 self._record(level + 1, ids, task_h, hit // m, hit % m, ex, hk,
@@ -163,8 +171,9 @@ class GroupSearch(FitBook):
                 cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
                              xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], scores.ravel()[ok]))
             if self.stats is not None:
-                for prim, (wall, dev) in zip(self.prims, marks.intervals()):
-                    self.stats.for_op(prim.name, self.backend.label).add_batch(m * K, wall, dev)
+                for pi, (wall, dev) in enumerate(marks.intervals()):
+                    if pi not in skip:
+                        self.stats.for_op(self.prims[pi].name, self.backend.label).add_batch(m * K, wall, dev)
         full = [t for t, st in enumerate(self.ts) if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP]
         if full:  # closed between levels, so that which fits are kept is canonical; one write to the device
             self.map_open[xp.asarray(np.array(full))] = False

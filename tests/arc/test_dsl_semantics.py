@@ -88,3 +88,63 @@ def test_crop_fast_path_equals_formulas():
                   rng.integers(-1, 32, len(g))], axis=1).astype(np.int32)
     fast, ref_ = gather(g, "crop", params=p), gather_xp(g, "crop", params=p)
     assert (fast.data == ref_.data).all() and (fast.h == ref_.h).all() and (fast.w == ref_.w).all()
+
+
+def _both(text: str, grid):
+    """The batched result of primitive `text` on one grid, checked equal to its reference."""
+    prim = next(p for p in REGISTRY.instances() if p.text == text)
+    got = prim(GridBatch.from_lists([grid])).to_lists()[0]
+    assert got == prim.reference(grid)
+    return got
+
+
+def test_dedupe():
+    assert _both("dedupe", [[1, 1, 2, 2], [1, 1, 2, 2], [3, 3, 3, 4]]) == [[1, 2, 2], [3, 3, 4]]
+    assert _both("dedupe", [[5, 5], [5, 5]]) == [[5]]
+    assert _both("dedupe", [[1, 2], [2, 1], [1, 2]]) == [[1, 2], [2, 1], [1, 2]]  # only neighbours merge
+
+
+def test_overlay_parts_split_by_divider_lines():
+    # three 2x2 parts between two columns of 5; the first part's non-0 colour wins
+    g = [[1, 0, 5, 2, 2, 5, 0, 0],
+         [0, 0, 5, 0, 2, 5, 3, 3]]
+    assert _both("overlay(parts=lines,order=first)", g) == [[1, 2], [3, 2]]
+    assert _both("overlay(parts=lines,order=last)", g) == [[2, 2], [3, 3]]
+    # quarters cut by a row and a column of 4 (a row of 0 is never a divider)
+    q = [[1, 0, 4, 7, 0], [0, 0, 4, 0, 2], [4, 4, 4, 4, 4], [0, 0, 4, 0, 0], [3, 0, 4, 0, 0]]
+    assert _both("overlay(parts=lines,order=first)", q) == [[1, 0], [3, 2]]
+    assert _both("overlay(parts=lines,order=last)", q) == [[7, 0], [3, 2]]
+    # dividers at irregular places, or none: invalid
+    assert _both("overlay(parts=lines,order=first)", [[1, 5, 0, 0], [0, 5, 2, 0]]) is None
+    assert _both("overlay(parts=lines,order=first)", [[1, 0], [0, 2]]) is None
+
+
+def test_overlay_fixed_parts():
+    g = [[1, 0, 0, 2, 0, 0], [0, 0, 3, 0, 4, 0]]
+    assert _both("overlay(parts=v2,order=first)", g) == [[1, 0, 0], [0, 4, 3]]
+    assert _both("overlay(parts=v3,order=last)", g) == [[1, 2], [4, 0]]
+    assert _both("overlay(parts=h2,order=first)", g) == [[1, 0, 3, 2, 4, 0]]
+    assert _both("overlay(parts=h3,order=first)", g) is None  # 2 rows do not split in three
+
+
+def test_crop_pick_and_crop_most():
+    g = [[1, 1, 0, 2, 0, 3],
+         [0, 0, 0, 2, 0, 3],
+         [4, 4, 0, 0, 0, 0],
+         [0, 0, 0, 1, 1, 0]]
+    # colours by cells: 1 x4, 2 x2, 3 x2, 4 x2; the 2-object is the first of the rarest colours
+    assert _both("crop_pick(by=rare)", g) == [[2], [2]]
+    # shapes: three horizontal pairs and two vertical pairs; none unique -> the first of the fewest (2)
+    assert _both("crop_pick(by=unique)", g) == [[2], [2]]
+    assert _both("crop_pick(by=common)", g) == [[1, 1]]
+    h = [[5, 0, 0], [0, 0, 0], [5, 5, 0]]
+    assert _both("crop_pick(by=unique)", h) == [[5]] and _both("crop_pick(by=unique,conn=8)", h) == [[5]]
+    m = [[1, 1, 0, 1, 2], [1, 2, 0, 2, 2], [0, 0, 0, 0, 0]]
+    assert _both("crop_most(c=2)", m) == [[1, 2], [2, 2]]
+    assert _both("crop_most(c=3)", m) is None  # no object has a 3
+
+
+def test_upscale_colours():
+    assert _both("upscale_colours", [[1, 0], [0, 2]]) == [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 2, 2], [0, 0, 2, 2]]
+    assert _both("upscale_colours", [[0, 3]]) == [[0, 3]]
+    assert _both("upscale_colours", [[0, 0]]) is None

@@ -1,6 +1,6 @@
 """Grids built from parts of the grid: cell-wise logic of its two halves (with or without a divider line),
-the grid placed into itself (a Kronecker product over some of its own cells), and 0 cells filled between
-equal colours along rows and columns. Colour 0 is 'empty' here, as in the ARC tasks these serve: the most
+its equal parts stacked, the grid placed into itself (a Kronecker product over some of its own cells), and
+0 cells filled between equal colours along rows and columns. Colour 0 is 'empty' here, as in the ARC tasks these serve: the most
 frequent colour changes from one demo grid to the next. On the GPU halves_logic and connect are one fused
 kernel each (`arc/stencils.py`); the array code here is their NumPy path and parity reference."""
 from __future__ import annotations
@@ -118,3 +118,69 @@ def _between(d, axis: int):
     after = np.take_along_axis(a, np.minimum(nxt, MAX - 1), axis=-1)
     same = (last >= 0) & (nxt < MAX) & (before == after)
     return np.moveaxis(np.where(same, before, -1).astype(np.int16), -1, axis)
+
+
+_FIXED = {"h2": (2, 1), "h3": (3, 1), "v2": (1, 2), "v3": (1, 3), "q4": (2, 2)}
+MAX_PARTS = 9
+
+
+def _lines_split(g: GridBatch):
+    """Per grid: (rows of parts, columns of parts, divider colour or -1) of the split by divider lines: full
+    rows and columns of one colour D (not 0) at regular places, cutting the grid into 2..9 equal parts; the
+    smallest such D. (0, 0, -1) without one."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    r = xp.arange(MAX, dtype=xp.int32).reshape(1, MAX)
+    h, w = g.h.astype(xp.int32).reshape(n, 1), g.w.astype(xp.int32).reshape(n, 1)
+    nr = nc = xp.zeros(n, xp.int32)
+    colour = xp.full(n, -1, xp.int32)
+    for D in range(9, 0, -1):  # the smallest valid colour is written last
+        counts = []
+        for full, size in (((d == D) | (d == PAD)).all(axis=2) & (r < h), h), \
+                          (((d == D) | (d == PAD)).all(axis=1) & (r < w), w):
+            any_ = full.any(axis=1).reshape(n, 1)
+            step = xp.where(any_, full.argmax(axis=1).reshape(n, 1), size) + 1  # part size + 1
+            regular = (full == (((r + 1) % step == 0) & (r < size))).all(axis=1)
+            fits = ((size + 1) % step == 0).reshape(n)
+            good = regular & fits & (step > 1).reshape(n)
+            counts.append((xp.where(good, ((size + 1) // step).reshape(n), 0), any_.reshape(n)))
+        (rows, any_r), (cols, any_c) = counts
+        ok = (rows > 0) & (cols > 0) & (any_r | any_c) & (rows * cols <= MAX_PARTS) & (g.h > 0)
+        nr, nc = xp.where(ok, rows, nr), xp.where(ok, cols, nc)
+        colour = xp.where(ok, D, colour)
+    return nr, nc, colour
+
+
+@family("overlay", "compose", ref.overlay,
+        (Param("parts", ("lines",) + tuple(_FIXED)), Param("order", ("first", "last"))), padded=True, first=True)
+def overlay(g: GridBatch, parts: str, order: str) -> GridBatch:
+    """Stack the grid's equal parts (split by divider lines, or in halves, thirds or quarters): each cell
+    takes the first (or last) part's colour there that is not 0."""
+    xp = g.xp
+    n = len(g)
+    if parts == "lines":
+        nr, nc, _ = memo(g, ("lines_split",), lambda: _lines_split(g))
+        gap = 1
+    else:
+        fr, fc = _FIXED[parts]
+        ok = (g.h % fr == 0) & (g.w % fc == 0) & (g.h > 0)
+        nr, nc = xp.where(ok, fr, 0).astype(xp.int32), xp.where(ok, fc, 0).astype(xp.int32)
+        gap = 0
+    some = nr > 0
+    ph = xp.where(some, (g.h - (nr - 1) * gap) // xp.maximum(nr, 1), 0).astype(xp.int32).reshape(n, 1)
+    pw = xp.where(some, (g.w - (nc - 1) * gap) // xp.maximum(nc, 1), 0).astype(xp.int32).reshape(n, 1)
+    cells = xp.arange(CELLS, dtype=xp.int32).reshape(1, CELLS)
+    li, lj = cells // MAX, cells % MAX
+    inside = (li < ph) & (lj < pw)
+    flat = g.data.reshape(n, CELLS)
+    out = xp.zeros((n, CELLS), xp.uint8)
+    count = (nr * nc).reshape(n, 1)
+    ks = range(MAX_PARTS - 1, -1, -1) if order == "first" else range(MAX_PARTS)
+    for k in ks:  # later writes win
+        rk, ck = k // xp.maximum(nc, 1).reshape(n, 1), k % xp.maximum(nc, 1).reshape(n, 1)
+        use = inside & (k < count)
+        v = xp.take_along_axis(flat, xp.where(use, (rk * (ph + gap) + li) * MAX + ck * (pw + gap) + lj, 0), axis=1)
+        out = xp.where(use & (v != 0), v, out)
+    out = xp.where(inside, out, PAD).astype(xp.uint8).reshape(n, MAX, MAX)
+    return GridBatch(out, xp.where(some, ph.reshape(n), 0).astype(xp.int32), pw.reshape(n).astype(xp.int32))

@@ -1,10 +1,10 @@
-"""Geometry and size primitives: each is one gather (one kernel on the GPU), plus compress and crop_bbox."""
+"""Geometry and size primitives: each is one gather (one kernel on the GPU), plus compress, dedupe and crop_bbox."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..grids import MAX, GridBatch
-from ..kernels import background, gather
+from ..kernels import background, colour_counts, gather
 from . import reference as ref
 from .colour import C
 from .registry import Param, family
@@ -64,6 +64,21 @@ for _name, _doc in [
     _scaled(_name, _doc)
 
 
+@family("upscale_colours", "size", ref.upscale_colours)
+def upscale_colours(g: GridBatch) -> GridBatch:
+    """Each cell becomes a k x k block, k the number of colours other than 0 in the grid (invalid for none)."""
+    xp = g.xp
+    n = len(g)
+    k = (colour_counts(g)[:, 1:] > 0).sum(axis=1).astype(xp.int32)
+    kk = xp.maximum(k, 1).reshape(n, 1, 1)
+    r = xp.arange(MAX, dtype=xp.int32)
+    rows = xp.broadcast_to((r.reshape(1, MAX, 1) // kk), (n, MAX, MAX))
+    cols = xp.broadcast_to((r.reshape(1, 1, MAX) // kk), (n, MAX, MAX))
+    out = xp.take_along_axis(g.data.reshape(n, -1), (rows * MAX + cols).reshape(n, -1), axis=1)
+    return GridBatch(out.reshape(n, MAX, MAX), xp.where(k > 0, g.h * k, 0).astype(xp.int32),
+                     (g.w * k).astype(xp.int32))
+
+
 _TILES = ((1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (3, 3))
 
 
@@ -115,9 +130,12 @@ def untile(g: GridBatch) -> GridBatch:
 
 
 def _exact_period(xp, d, size):
-    """Per grid: the smallest p dividing `size` such that line i equals line i + p along axis 1. Whole-batch
-    comparisons on the GPU; on the CPU each p only looks at the grids it divides and that have none yet."""
+    """Per grid: the smallest p dividing `size` such that line i equals line i + p along axis 1. Lines are
+    compared as two 64-bit words each (15 cells of 4 bits: exact); whole-batch comparisons on the GPU; on the
+    CPU each p only looks at the grids it divides and that have none yet."""
     n = len(d)
+    shifts = (4 * (xp.arange(MAX, dtype=xp.uint64) % 15)).astype(xp.uint64)
+    words = (d.astype(xp.uint64) << shifts).reshape(n, MAX, 2, 15).sum(axis=3, dtype=xp.uint64)
     first = xp.full(n, MAX, xp.int32)
     size = size.astype(xp.int32)
     for p in range(1, MAX):
@@ -125,7 +143,7 @@ def _exact_period(xp, d, size):
         idx = np.flatnonzero(cand) if xp is np else slice(None)
         if xp is np and not len(idx):
             continue
-        a, m = d[idx], size[idx]
+        a, m = words[idx], size[idx]
         pair = (xp.arange(MAX - p, dtype=xp.int32).reshape(1, -1, 1) + p) < m.reshape(-1, 1, 1)
         same = ((a[:, :-p] == a[:, p:]) | ~pair).all(axis=(1, 2))
         if xp is np:
@@ -138,18 +156,36 @@ def _exact_period(xp, d, size):
 @family("compress", "size", ref.compress)
 def compress(g: GridBatch) -> GridBatch:
     """Delete every row and every column that is a single colour."""
+    d = g.data
+    first_col, first_row = d[:, :, :1], d[:, :1, :]
+    row_mixed = ((d != first_col) & (d < 10)).any(axis=2)
+    col_mixed = ((d != first_row) & (d < 10)).any(axis=1)
+    return _keep_lines(g, row_mixed, col_mixed)
+
+
+@family("dedupe", "size", ref.dedupe)
+def dedupe(g: GridBatch) -> GridBatch:
+    """Delete every row equal to the row above it and every column equal to the column left of it."""
+    xp = g.xp
+    d = g.data
+    n = len(g)
+    first = xp.zeros((n, 1), bool)
+    row_new = xp.concatenate([~first, (d[:, 1:] != d[:, :-1]).any(axis=2)], axis=1)
+    col_new = xp.concatenate([~first, (d[:, :, 1:] != d[:, :, :-1]).any(axis=1)], axis=1)
+    return _keep_lines(g, row_new, col_new)
+
+
+def _keep_lines(g: GridBatch, rows_kept, cols_kept) -> GridBatch:
+    """The grids with only the rows and columns marked [B, 30] kept (within each grid), in their order."""
     xp = g.xp
     n = len(g)
     d = g.data
     r = xp.arange(MAX)
-    in_r = r.reshape(1, MAX) < g.h.reshape(n, 1)
-    in_c = r.reshape(1, MAX) < g.w.reshape(n, 1)
-    first_col, first_row = d[:, :, :1], d[:, :1, :]
-    row_mixed = ((d != first_col) & (d < 10)).any(axis=2) & in_r
-    col_mixed = ((d != first_row) & (d < 10)).any(axis=1) & in_c
+    rows_kept = rows_kept & (r.reshape(1, MAX) < g.h.reshape(n, 1))
+    cols_kept = cols_kept & (r.reshape(1, MAX) < g.w.reshape(n, 1))
     # stable order: kept rows first, in their original order
-    row_src = xp.argsort(xp.where(row_mixed, r, MAX + r), axis=1)
-    col_src = xp.argsort(xp.where(col_mixed, r, MAX + r), axis=1)
+    row_src = xp.argsort(xp.where(rows_kept, r, MAX + r), axis=1)
+    col_src = xp.argsort(xp.where(cols_kept, r, MAX + r), axis=1)
     rows = xp.take_along_axis(d, row_src.reshape(n, MAX, 1).repeat(MAX, axis=2), axis=1)
     out = xp.take_along_axis(rows, col_src.reshape(n, 1, MAX).repeat(MAX, axis=1), axis=2)
-    return GridBatch(out, row_mixed.sum(axis=1).astype(xp.int32), col_mixed.sum(axis=1).astype(xp.int32))
+    return GridBatch(out, rows_kept.sum(axis=1).astype(xp.int32), cols_kept.sum(axis=1).astype(xp.int32))

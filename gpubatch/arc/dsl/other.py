@@ -1,5 +1,5 @@
-"""Other primitives many ARC tasks need: gravity, symmetry and period completion, rays, outlines, hollowing,
-shifting."""
+"""Other primitives many ARC tasks need: gravity, symmetry and period completion, symmetry restoration, rays,
+outlines, hollowing, shifting."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,9 +7,11 @@ import numpy as np
 from ..grids import MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
 from ..periodic import complete_periodic
+from ..restore import restored
 from ..stencils import gravity_cuda, stencil
 from . import reference as ref
 from .colour import C, COLOURS
+from .geometry import bbox_params
 from .registry import Param, family, finish
 
 DIRS = (Param("dir", ("down", "up", "left", "right")),)
@@ -68,6 +70,18 @@ def symmetrize(g: GridBatch, axis: str, c: int) -> GridBatch:
         data = xp.where((out.data == c) & (src != c) & (src < PAD), src, out.data).astype(xp.uint8)
         out = GridBatch(data, g.h, g.w)
     return finish(g, out)
+
+
+@family("restore", "other", ref.restore, (Param("c", COLOURS), Param("out", ("grid", "patch"), "grid")),
+        padded=True, first=True)
+def restore(g: GridBatch, c: int, out: str) -> GridBatch:
+    """Cells of colour c take their colours from the grid's mirror symmetries (out=patch: only their part).
+
+    At most half the grid may be colour c, and none may be left; see arc/restore.py."""
+    full = restored(g, c)
+    if out == "grid":
+        return full
+    return gather(full, "crop", params=bbox_params(g.xp, g.data == c, full.h > 0))
 
 
 @family("ray", "other", ref.ray, (Param("dir", tuple(ref.RAY_STEPS)),), padded=True)

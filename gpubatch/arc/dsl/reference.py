@@ -45,6 +45,11 @@ def upscale(g, k): return [[v for v in r for _ in range(k)] for r in g for _ in 
 def hupscale(g, k): return [[v for v in r for _ in range(k)] for r in g]
 def vupscale(g, k): return [list(r) for r in g for _ in range(k)]
 def downscale(g, k): return [r[::k] for r in g[::k]]
+
+
+def upscale_colours(g):
+    k = len({v for r in g for v in r} - {0})
+    return upscale(g, k) if k else None
 def tile(g, rows, cols): return [r * cols for _ in range(rows) for r in g]
 def hconcat_mirror(g): return [r + r[::-1] for r in g]
 def mirror_hconcat(g): return [r[::-1] + r for r in g]
@@ -62,6 +67,12 @@ def compress(g):
     rows = [i for i in range(H(g)) if len(set(g[i])) > 1]
     cols = [j for j in range(W(g)) if len({g[i][j] for i in range(H(g))}) > 1]
     return [[g[i][j] for j in cols] for i in rows]
+
+
+def dedupe(g):
+    rows = [r for i, r in enumerate(g) if i == 0 or r != g[i - 1]]
+    cols = [j for j in range(W(g)) if j == 0 or [r[j] for r in g] != [r[j - 1] for r in g]]
+    return [[r[j] for j in cols] for r in rows]
 
 
 def _crop_to(g, cells):
@@ -224,6 +235,37 @@ def count_objects(g, conn=4, multi=False):
     return [[g[i][j] for i, j in firsts]]
 
 
+def _objects_or_none(g, conn, multi):
+    comps = components(g, conn=conn, multi=multi)
+    return comps if 1 <= len(comps) <= 30 else None
+
+
+def _shape(comp):
+    i0, j0 = min(comp)
+    return frozenset((a - i0, b - j0) for a, b in comp)
+
+
+def crop_pick(g, by, conn):
+    comps = _objects_or_none(g, conn, False)
+    if comps is None:
+        return None
+    if by == "rare":
+        counts = Counter(v for row in g for v in row)
+        score = [-counts[g[c[0][0]][c[0][1]]] for c in comps]
+    else:
+        shapes = Counter(_shape(c) for c in comps)
+        score = [shapes[_shape(c)] * (-1 if by == "unique" else 1) for c in comps]
+    return _crop_to(g, comps[score.index(max(score))])
+
+
+def crop_most(g, c):
+    comps = _objects_or_none(g, 8, True)
+    if comps is None:
+        return None
+    score = [sum(g[a][b] == c for a, b in comp) for comp in comps]
+    return _crop_to(g, comps[score.index(max(score))]) if max(score) > 0 else None
+
+
 # -- other ----------------------------------------------------------------------------------------
 def gravity(g, dir):
     turn = {"down": (identity, identity), "up": (rot180, rot180), "left": (rot270, rot90),
@@ -314,6 +356,47 @@ def periodic(g, c):
     return [[reps.get((i % py, j % px), c) if g[i][j] == c else g[i][j] for j in range(W(g))] for i in range(H(g))]
 
 
+def restore(g, c, out):
+    """Mask cells (colour c) take their colours from the mirror symmetries that hold (see arc/restore.py);
+    `out` = grid: the restored grid; patch: its part under the mask's bounding box."""
+    from ..restore import ROUNDS, image, symmetries
+
+    h, w = H(g), W(g)
+    hidden = [(i, j) for i in range(h) for j in range(w) if g[i][j] == c]
+    if not hidden or 2 * len(hidden) > h * w:
+        return None
+    n_known = h * w - len(hidden)
+    holding = []
+    for kind, o, p in symmetries():
+        pairs, agree = {}, 0
+        for i in range(h):
+            for j in range(w):
+                a, b = image(kind, o, p, i, j, h, w)
+                if not (0 <= a < h and 0 <= b < w):
+                    continue
+                pairs[i, j] = (a, b)
+                if g[i][j] != c and g[a][b] != c:
+                    if g[i][j] != g[a][b]:
+                        break  # a disagreement: this symmetry does not hold
+                    agree += 1
+            else:
+                continue
+            break
+        else:
+            if 2 * agree >= n_known:
+                holding.append(pairs)
+    res = [row[:] for row in g]
+    for _ in range(ROUNDS):
+        for pairs in holding:
+            before = [row[:] for row in res]
+            for (i, j), (a, b) in pairs.items():
+                if before[i][j] == c and before[a][b] != c:
+                    res[i][j] = before[a][b]
+    if any(v == c for row in res for v in row):
+        return None
+    return res if out == "grid" else _crop_to(res, hidden)
+
+
 def shift(g, dir):
     bg = background(g)
     di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
@@ -343,6 +426,51 @@ def halves_logic(g, axis, op, c):
     a, b = parts
     out = [[c if _LOGIC[op](x != 0, y != 0) else 0 for x, y in zip(ra, rb)] for ra, rb in zip(a, b)]
     return out if axis == "h" else dmirror(out)
+
+
+def _split_lines(g):
+    """The parts between divider lines (full rows and columns of one colour, not 0, regularly placed) as
+    (rows of parts, columns of parts, part height, part width); the smallest such colour; None if none."""
+    for colour in range(1, 10):
+        rows = [i for i in range(H(g)) if all(v == colour for v in g[i])]
+        cols = [j for j in range(W(g)) if all(r[j] == colour for r in g)]
+        if not rows and not cols:
+            continue
+        shape = []
+        for lines, size in ((rows, H(g)), (cols, W(g))):
+            part = lines[0] if lines else size
+            count = (size + 1) // (part + 1)
+            if part == 0 or (size + 1) % (part + 1) or lines != [k * (part + 1) - 1 for k in range(1, count)]:
+                break
+            shape.append((count, part))
+        else:
+            (nr, ph), (nc, pw) = shape
+            if nr * nc <= 9:
+                return nr, nc, ph, pw
+    return None
+
+
+def overlay(g, parts, order):
+    if parts == "lines":
+        split = _split_lines(g)
+        if split is None:
+            return None
+        nr, nc, ph, pw = split
+        gap = 1
+    else:
+        nr, nc = {"h2": (2, 1), "h3": (3, 1), "v2": (1, 2), "v3": (1, 3), "q4": (2, 2)}[parts]
+        if H(g) % nr or W(g) % nc:
+            return None
+        ph, pw, gap = H(g) // nr, W(g) // nc, 0
+    pieces = [[row[c * (pw + gap):c * (pw + gap) + pw] for row in g[r * (ph + gap):r * (ph + gap) + ph]]
+              for r in range(nr) for c in range(nc)]
+    if order == "last":
+        pieces = pieces[::-1]
+    out = [[0] * pw for _ in range(ph)]
+    for i in range(ph):
+        for j in range(pw):
+            out[i][j] = next((p[i][j] for p in pieces if p[i][j] != 0), 0)
+    return out
 
 
 def kron(g, mode):

@@ -37,6 +37,7 @@ class Family:
     params: tuple[Param, ...] = ()
     padded: bool = False  # the batched function already writes PAD and validity itself
     skip: Callable[[dict], bool] = field(default=lambda kw: False)
+    first: bool = False  # costly and meant for a task's inputs: the built-in search applies it at depth 1 only
 
     def instances(self) -> list["Primitive"]:
         combos = itertools.product(*(p.values for p in self.params))
@@ -144,10 +145,10 @@ REGISTRY = Registry()
 
 
 def family(name: str, group: str, reference: Callable, params: tuple[Param, ...] = (), padded: bool = False,
-           skip: Callable[[dict], bool] | None = None) -> Callable:
+           skip: Callable[[dict], bool] | None = None, first: bool = False) -> Callable:
     """Decorator: register a batched function (its docstring's first line is the family's doc)."""
     def deco(fn: Callable[..., GridBatch]) -> Callable[..., GridBatch]:
         doc = (fn.__doc__ or "").strip().splitlines()[0]
-        REGISTRY.add(Family(name, group, doc, fn, reference, params, padded, skip or (lambda kw: False)))
+        REGISTRY.add(Family(name, group, doc, fn, reference, params, padded, skip or (lambda kw: False), first))
         return fn
     return deco

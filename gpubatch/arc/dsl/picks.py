@@ -1,0 +1,108 @@
+"""Crops of one object chosen by a property other than its size: the one of the rarest colour, the one whose
+shape no other object has, the one of the most common shape, the one with the most cells of colour c.
+
+Objects are connected components (arc-dsl's `objects`, background left out), listed in reading order of
+their first cells; ties go to the first. Grids with more than 30 objects give no result. The whole batch at
+once: per-component sums by one `bincount`, a shape as two sums of per-cell random numbers indexed by the
+cell's place relative to the component's first cell (equal shapes give equal sums; different shapes equal
+ones with negligible odds), then a [B, 30, 30] comparison of the objects of each grid.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..grids import CELLS, MAX, PAD, GridBatch
+from ..kernels import colour_counts, gather, memo
+from . import reference as ref
+from .colour import C
+from .geometry import bbox_params
+from .objects import labels
+from .registry import Param, family
+
+_SPAN = 2 * MAX + 1  # relative column -30..30
+_SHAPE_HASH = np.random.default_rng(20261126).integers(1, 1 << 31, (2, MAX * _SPAN)).astype(np.float64)
+
+
+def _slots(g: GridBatch, conn: int, multi: bool):
+    """(label [B, 900], root cell of each of the first 30 objects [B, 30] (-1: none), object count [B])."""
+    def compute():
+        xp = g.xp
+        n = len(g)
+        lab = labels(g, conn, multi, False)
+        is_root = lab == xp.arange(CELLS, dtype=lab.dtype)
+        rank = xp.cumsum(is_root, axis=1, dtype=xp.int32) - 1
+        dest = xp.where(is_root & (rank < MAX), xp.arange(n, dtype=xp.int64).reshape(n, 1) * MAX + rank, n * MAX)
+        roots = xp.full(n * MAX + 1, -1, xp.int32)
+        roots[dest.ravel()] = xp.broadcast_to(xp.arange(CELLS, dtype=xp.int32), (n, CELLS)).ravel()
+        return lab, roots[:-1].reshape(n, MAX), is_root.sum(axis=1)
+    return memo(g, ("slots", conn, multi), compute)
+
+
+def _per_object(g: GridBatch, lab, roots, weights):
+    """Sum of `weights` [B, 900] over each object, at its slot [B, 30] (exact: float64 sums of integers).
+
+    A cell of no object adds to a bin of its own (never an object's: those are first cells of objects), so
+    on the GPU no counter takes every background cell's atomic add."""
+    xp = g.xp
+    n = len(g)
+    base = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1)
+    glob = base + xp.where(lab >= 0, lab, xp.arange(CELLS, dtype=lab.dtype))
+    sums = xp.bincount(glob.ravel(), weights=weights.ravel().astype(xp.float64), minlength=n * (CELLS + 1))
+    return sums[base + xp.where(roots >= 0, roots, CELLS)]
+
+
+def _shape_counts(g: GridBatch, conn: int):
+    """For each object slot: how many objects of its grid have its shape (0 for empty slots)."""
+    def compute():
+        xp = g.xp
+        lab, roots, _ = _slots(g, conn, False)
+        cells = xp.arange(CELLS, dtype=xp.int32)
+        safe = xp.where(lab >= 0, lab, 0).astype(xp.int32)
+        rel = (cells // MAX - safe // MAX) * _SPAN + (cells % MAX - safe % MAX + MAX)
+        rel = xp.where(lab >= 0, rel, 0)
+        table = xp.asarray(_SHAPE_HASH)
+        k1, k2 = (_per_object(g, lab, roots, xp.where(lab >= 0, table[t][rel], 0)) for t in (0, 1))
+        used = roots >= 0
+        same = (k1[:, :, None] == k1[:, None, :]) & (k2[:, :, None] == k2[:, None, :]) & used[:, None, :]
+        return xp.where(used, same.sum(axis=2), 0)
+    return memo(g, ("shape_counts", conn), compute)
+
+
+def _crop_best(g: GridBatch, lab, roots, count, score) -> GridBatch:
+    """Crop each grid to its object of the highest score [B, 30] (first on ties); invalid without objects or
+    with more than 30."""
+    xp = g.xp
+    used = roots >= 0
+    best = xp.where(used, score, -xp.inf).argmax(axis=1).reshape(-1, 1)
+    root = xp.take_along_axis(roots, best, axis=1)
+    mask = (lab == root) & (lab >= 0)
+    ok = (g.h > 0) & (count >= 1) & (count <= MAX)
+    return gather(g, "crop", params=bbox_params(xp, mask.reshape(-1, MAX, MAX), ok))
+
+
+@family("crop_pick", "objects", ref.crop_pick,
+        (Param("by", ("rare", "unique", "common")), Param("conn", (4, 8), 4, "4- or 8-connectivity")), padded=True)
+def crop_pick(g: GridBatch, by: str, conn: int) -> GridBatch:
+    """Crop to the single-colour object of the rarest colour in the grid, of a shape no other object has, or
+    of the most common shape."""
+    xp = g.xp
+    lab, roots, count = _slots(g, conn, False)
+    if by == "rare":
+        colour = xp.take_along_axis(g.data.reshape(len(g), CELLS), xp.maximum(roots, 0), axis=1).astype(xp.int64)
+        colour = xp.minimum(colour, PAD - 1)
+        score = -xp.take_along_axis(colour_counts(g), colour, axis=1).astype(xp.float64)
+    else:
+        same = _shape_counts(g, conn).astype(xp.float64)
+        score = -same if by == "unique" else same
+    return _crop_best(g, lab, roots, count, score)
+
+
+@family("crop_most", "objects", ref.crop_most, C, padded=True)
+def crop_most(g: GridBatch, c: int) -> GridBatch:
+    """Crop to the object (8-connected, of any colours) with the most cells of colour c (invalid with none)."""
+    xp = g.xp
+    lab, roots, count = _slots(g, 8, True)
+    score = _per_object(g, lab, roots, g.data.reshape(len(g), CELLS) == c)
+    out = _crop_best(g, lab, roots, count, score)
+    some = (xp.where(roots >= 0, score, 0).max(axis=1) > 0)
+    return GridBatch(out.data, xp.where(some, out.h, 0).astype(xp.int32), out.w)

@@ -1,0 +1,92 @@
+"""Symmetry restoration: hand-checked meanings; the search applying input-only primitives at depth 1; training
+tasks the fifth session's primitives (restore, overlay, dedupe, crop_pick) solve."""
+import numpy as np
+import pytest
+
+from gpubatch.arc.batt import search_shard
+from gpubatch.arc.dsl import REGISTRY
+from gpubatch.arc.dsl import reference as ref
+from gpubatch.arc.grids import GridBatch
+from gpubatch.arc.programs import parse_program
+from gpubatch.arc.restore import OFFSET, image, symmetries
+from gpubatch.arc.search import SearchConfig, builtin_primitives
+from gpubatch.arc.tasks import load_tasks
+from gpubatch.engine import numpy_backend
+
+
+def _picture(h: int, w: int) -> list[list[int]]:
+    """A picture symmetric top-bottom and left-right about its centre, colours 1-8 (no 9)."""
+    rng = np.random.default_rng(7)
+    q = rng.integers(1, 9, ((h + 1) // 2, (w + 1) // 2))
+    top = np.concatenate([q, q[:, : w // 2][:, ::-1]], axis=1)
+    return np.concatenate([top, top[: h // 2][::-1]], axis=0).tolist()
+
+
+def _run(out: str, grids: list) -> list:
+    return REGISTRY.get("restore", c=9, out=out)(GridBatch.from_lists(grids)).to_lists()
+
+
+def test_every_symmetry_is_an_involution_about_the_centre():
+    for h, w in ((5, 5), (6, 9), (10, 7)):
+        for kind, o, p in symmetries():
+            for i in range(h):
+                for j in range(w):
+                    a, b = image(kind, o, p, i, j, h, w)
+                    assert image(kind, o, p, a, b, h, w) == (i, j)
+    assert len(symmetries()) == 4 * (2 * OFFSET + 1) + 9
+
+
+def test_hidden_cells_are_restored_and_the_patch_is_their_part():
+    full = _picture(9, 12)
+    hidden = [row[:] for row in full]
+    for i in range(2, 5):
+        for j in range(1, 4):
+            hidden[i][j] = 9
+    assert ref.restore(hidden, 9, "grid") == full
+    assert ref.restore(hidden, 9, "patch") == [row[1:4] for row in full[2:5]]
+    assert _run("grid", [hidden]) == [full]
+    assert _run("patch", [hidden]) == [[row[1:4] for row in full[2:5]]]
+
+
+def test_an_axis_off_the_centre_is_found():
+    full = _picture(12, 12)
+    cut = [row[2:] for row in full]  # the left-right axis is now one cell right of the centre
+    hidden = [row[:] for row in cut]
+    hidden[3][8] = hidden[3][9] = 9
+    assert ref.restore(hidden, 9, "grid") == cut
+    assert _run("grid", [hidden]) == [cut]
+
+
+def test_invalid_without_a_symmetry_or_with_too_much_hidden():
+    rng = np.random.default_rng(3)
+    noise = rng.integers(1, 9, (8, 8)).tolist()
+    noise[0][0] = 9
+    assert ref.restore(noise, 9, "grid") is None
+    mostly = [[9] * 6 for _ in range(6)]
+    mostly[0][0] = 1
+    assert ref.restore(mostly, 9, "grid") is None  # more than half hidden
+    assert ref.restore(_picture(6, 6), 9, "grid") is None  # nothing hidden
+    assert _run("grid", [noise, mostly, _picture(6, 6)]) == [None, None, None]
+
+
+def test_search_applies_input_primitives_at_depth_1_only():
+    first = [p for p in builtin_primitives() if p.family.first]
+    assert {p.name for p in first} == {"restore", "overlay"} and len(first) == 20 + 12
+    # a battery program may still use them after other steps: the restriction is the built-in search's
+    assert parse_program("rot90 | restore(c=9,out=patch)").text == "rot90 | restore(c=9,out=patch)"
+
+
+@pytest.mark.parametrize("task_id, first", [
+    ("3631a71a", "restore(c=9)"), ("9ecd008a", "restore(c=0,out=patch)"), ("dc0a314f", "restore(c=3,out=patch)"),
+    ("ff805c23", "restore(c=1,out=patch)"), ("cf98881b", "overlay(parts=lines,order=first)"),
+    ("e98196ab", "overlay(parts=lines,order=first)"), ("746b3537", "dedupe"), ("eb5a1d5d", "dedupe"),
+    ("0b148d64", "crop_pick(by=rare,conn=8)"), ("88a62173", "crop_pick(by=unique,conn=8)")])
+def test_training_tasks_solved_by_input_primitives(task_id, first):
+    """ARC-AGI-1 training tasks: the hidden part comes back by symmetry (the whole grid or the patch), parts
+    between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped."""
+    tasks, _ = load_tasks("arc1-train", ids=[task_id])
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=20_000))[0]
+    assert res.fits[0].program == first
+    assert res.correct == (True,) * len(tasks[0].test_inputs)
+    # no input-only primitive after another step
+    assert not any(" | restore(" in f.program or " | overlay(" in f.program for f in res.fits)
