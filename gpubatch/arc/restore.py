@@ -10,17 +10,17 @@ ROUNDS rounds, each holding symmetry in order gives every mask cell whose image 
 colour (each step reads the grid as it was before the step), so images of images count too. A grid is
 restored only if its mask cells are at most half of it and none is left; otherwise the result is invalid.
 
-One implementation for NumPy and CuPy: whole-batch array code with one pass over the 37 symmetries, meant
-for a task's inputs (the search applies it at depth 1 only), where batches are small. NumPy restores only
-the grids a colour applies to; CuPy restores all ten colours of every grid at once (fewer launches, no host
-round trip); the results are the same.
+Meant for a task's inputs (the search applies it at depth 1 only). NumPy: whole-batch array code with one
+pass over the 37 symmetries, on the grids a colour applies to; it is the reference of the CUDA kernel (one
+thread block per grid, the grid in shared memory, one launch per call), and tests/arc/test_dsl_gpu.py holds
+the kernel to it on every grid of the corpus.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .grids import CELLS, MAX, PAD, GridBatch
-from .kernels import memo
+from .kernels import _compiled
 
 OFFSET = 3
 ROUNDS = 3
@@ -48,8 +48,7 @@ def image(kind: str, o: int, p: int, i, j, h, w):
 
 
 def restore(g: GridBatch, c: int) -> tuple:
-    """(restored data [B, 900], ok [B]): see the module docstring; memoized on the batch per colour (on the
-    GPU all ten colours are restored at once)."""
+    """(restored data [B, 900], ok [B]): see the module docstring; memoized on the batch per colour."""
     key = ("restore", c)
     if key not in g.memo:
         g.memo[key] = _restore(g, c)
@@ -57,53 +56,142 @@ def restore(g: GridBatch, c: int) -> tuple:
 
 
 def _restore(g: GridBatch, c: int) -> tuple:
-    xp = g.xp
+    if g.xp is not np:
+        return _restore_cuda(g, c)
     n = len(g)
     d = g.data.reshape(n, CELLS)
-    if xp is not np:  # the ten colours in one pass (few launches; the batch is small: no host round trip)
-        out, ok = memo(g, ("restore_all",), lambda: _fill(xp, d, g.h, g.w, xp.arange(10, dtype=xp.uint8)))
-        return out[c], ok[c]
     hidden = (d == c).sum(axis=1)
     active = (g.h > 0) & (hidden > 0) & (2 * hidden <= g.h * g.w)
     out, ok = d.copy(), np.zeros(n, bool)
     sel = np.flatnonzero(active)  # only the grids it can apply to
     if len(sel):
-        got, fine = _fill(np, d[sel], g.h[sel], g.w[sel], np.array([c], np.uint8))
-        out[sel], ok[sel] = got[0], fine[0]
+        out[sel], ok[sel] = _fill(d[sel], g.h[sel], g.w[sel], c)
     return out, ok
 
 
-def _fill(xp, d, h, w, colours) -> tuple:
-    """Restore grids [m, 900] for each mask colour of `colours` [k]: (data [k, m, 900], ok [k, m]); a grid is
-    left as it is, and not ok, where it has no hidden cells or more than half."""
-    m, k = len(d), len(colours)
-    cs = colours.reshape(k, 1, 1)
-    cells = xp.arange(CELLS, dtype=xp.int32)
+def _fill(d, h, w, c: int) -> tuple:
+    """Restore NumPy grids [m, 900] that each have hidden cells, at most half: (data, ok [m])."""
+    m = len(d)
+    cells = np.arange(CELLS, dtype=np.int32)
     i, j = cells // MAX, cells % MAX
-    hh, ww = h.astype(xp.int32).reshape(m, 1), w.astype(xp.int32).reshape(m, 1)
-    mask = d == cs  # [k, m, 900]
-    hidden = mask.sum(axis=2)
-    active = (h > 0) & (hidden > 0) & (2 * hidden <= h * w)
-    known = (d < PAD) & ~mask
-    n_known = known.sum(axis=2)
+    hh, ww = h.astype(np.int32).reshape(m, 1), w.astype(np.int32).reshape(m, 1)
+    known = (d < PAD) & (d != c)
+    n_known = known.sum(axis=1)
     maps = []
     for kind, o, p in symmetries():
         si, sj = image(kind, o, p, i, j, hh, ww)
         inside = (si >= 0) & (si < hh) & (sj >= 0) & (sj < ww) & (d < PAD)
-        src = xp.where(inside, si * MAX + sj, 0)
-        img = xp.take_along_axis(d, src, axis=1)
-        both = inside & known & (img != cs)
-        holds = active & ~(both & (img != d)).any(axis=2) & (2 * both.sum(axis=2) >= n_known)
-        if xp is np and not holds.any():
-            continue  # the same result without it: it fills nothing
-        maps.append((xp.broadcast_to(src, (k, m, CELLS)), inside & holds.reshape(k, m, 1)))
-    out = xp.broadcast_to(d, (k, m, CELLS))
+        src = np.where(inside, si * MAX + sj, 0)
+        img = np.take_along_axis(d, src, axis=1)
+        both = inside & known & (img != c)
+        holds = ~(both & (img != d)).any(axis=1) & (2 * both.sum(axis=1) >= n_known)
+        if holds.any():  # one that holds nowhere fills nothing
+            maps.append((src, inside & holds.reshape(m, 1)))
+    out = d
     for _ in range(ROUNDS):
         for src, usable in maps:
-            img = xp.take_along_axis(out, src, axis=2)
-            out = xp.where((out == cs) & usable & (img != cs), img, out)
-    ok = active & ~(out == cs).any(axis=2)
-    return xp.where(active.reshape(k, m, 1), out, d).astype(xp.uint8), ok
+            img = np.take_along_axis(out, src, axis=1)
+            out = np.where((out == c) & usable & (img != c), img, out)
+    return out.astype(np.uint8), ~(out == c).any(axis=1)
+
+
+_KIND_CODE = {"h": 0, "v": 1, "t": 2, "a": 3, "r": 4}
+
+
+def _source() -> str:
+    table = ", ".join(f"{{{_KIND_CODE[k]}, {o}, {p}}}" for k, o, p in symmetries())
+    return r"""
+__device__ __forceinline__ int fdiv2(int x) { return x >= 0 ? x / 2 : -((1 - x) / 2); }
+
+__device__ __forceinline__ void image(int kind, int o, int p, int i, int j, int h, int w, int &a, int &b) {
+  if (kind == 0) { a = h - 1 + o - i; b = j; }
+  else if (kind == 1) { a = i; b = w - 1 + o - j; }
+  else if (kind == 2) { int d = fdiv2(h - w) + o; a = j + d; b = i - d; }
+  else if (kind == 3) { int s = fdiv2(h + w - 2) + o; a = s - j; b = s - i; }
+  else { a = h - 1 + o - i; b = w - 1 + p - j; }
+}
+
+extern "C" __global__ void restore_fill(const unsigned char* src, const int* hs, const int* ws, int c,
+                                        unsigned char* dst, bool* ok) {
+  const int SYM[NSYM][3] = {TABLE};
+  __shared__ unsigned char g[900], out[900];
+  __shared__ bool holds[NSYM];
+  __shared__ int hidden, known, total[NSYM];
+  const int b = blockIdx.x, h = hs[b], w = ws[b];
+  if (threadIdx.x == 0) { hidden = 0; known = 0; }
+  for (int s = threadIdx.x; s < NSYM; s += blockDim.x) total[s] = 0;
+  __syncthreads();
+  int mh = 0, mk = 0;
+  for (int k = threadIdx.x; k < 900; k += blockDim.x) {
+    unsigned char v = src[b * 900 + k];
+    g[k] = v; out[k] = v;
+    mh += v == c; mk += v < 10 && v != c;
+  }
+  if (mh) atomicAdd(&hidden, mh);
+  if (mk) atomicAdd(&known, mk);
+  __syncthreads();
+  const bool active = h > 0 && hidden > 0 && 2 * hidden <= h * w;
+  if (active) {
+    for (int s = 0; s < NSYM; ++s) {  // uniform loop: every thread takes part in each reduction
+      int bad = 0, agree = 0;
+      for (int k = threadIdx.x; k < 900; k += blockDim.x) {
+        int i = k / 30, j = k - i * 30, a, bb;
+        image(SYM[s][0], SYM[s][1], SYM[s][2], i, j, h, w, a, bb);
+        unsigned char v = g[k];
+        if (v < 10 && v != c && a >= 0 && a < h && bb >= 0 && bb < w) {
+          unsigned char x = g[a * 30 + bb];
+          if (x != c) { agree += 1; bad |= x != v; }
+        }
+      }
+      if (agree) atomicAdd(&total[s], agree);
+      bad = __syncthreads_or(bad);  // also orders the adds before the read below
+      if (threadIdx.x == 0) holds[s] = !bad && 2 * total[s] >= known;
+    }
+    __syncthreads();  // holds[] written by thread 0
+    for (int round = 0; round < ROUNDS; ++round) {
+      for (int s = 0; s < NSYM; ++s) {
+        if (!holds[s]) continue;  // shared value: uniform
+        unsigned char nv[8];
+        int n = 0;
+        for (int k = threadIdx.x; k < 900; k += blockDim.x, ++n) {
+          int i = k / 30, j = k - i * 30, a, bb;
+          image(SYM[s][0], SYM[s][1], SYM[s][2], i, j, h, w, a, bb);
+          unsigned char v = out[k];
+          nv[n] = v;
+          if (v == c && g[k] < 10 && a >= 0 && a < h && bb >= 0 && bb < w) {
+            unsigned char x = out[a * 30 + bb];
+            if (x != c) nv[n] = x;
+          }
+        }
+        __syncthreads();  // every step reads the grid as it was before it
+        n = 0;
+        for (int k = threadIdx.x; k < 900; k += blockDim.x, ++n) out[k] = nv[n];
+        __syncthreads();
+      }
+    }
+  }
+  int left = 0;
+  for (int k = threadIdx.x; k < 900; k += blockDim.x) {
+    left |= out[k] == c;
+    dst[b * 900 + k] = out[k];
+  }
+  left = __syncthreads_or(left);
+  if (threadIdx.x == 0) ok[b] = active && !left;
+}
+""".replace("NSYM", str(len(symmetries()))).replace("TABLE", table).replace("ROUNDS", str(ROUNDS))
+
+
+def _restore_cuda(g: GridBatch, c: int) -> tuple:
+    """One thread block per grid (128 threads, at most 8 cells each), the grid in shared memory."""
+    import cupy
+
+    n = len(g)
+    out, ok = cupy.empty((n, CELLS), cupy.uint8), cupy.empty(n, cupy.bool_)
+    if n:
+        _compiled("restore_fill", _source())((n,), (128,), (
+            cupy.ascontiguousarray(g.data), cupy.ascontiguousarray(g.h, dtype=cupy.int32),
+            cupy.ascontiguousarray(g.w, dtype=cupy.int32), np.int32(c), out, ok))
+    return out, ok
 
 
 def restored(g: GridBatch, c: int) -> GridBatch:

@@ -148,3 +148,10 @@ def test_upscale_colours():
     assert _both("upscale_colours", [[1, 0], [0, 2]]) == [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 2, 2], [0, 0, 2, 2]]
     assert _both("upscale_colours", [[0, 3]]) == [[0, 3]]
     assert _both("upscale_colours", [[0, 0]]) is None
+
+
+def test_palette():
+    g = [[3, 0, 5], [3, 5, 0], [3, 1, 0]]
+    assert _both("palette(kind=col)", g) == [[3], [5], [1]]
+    assert _both("palette(kind=bars)", g) == [[3, 5, 1], [3, 5, 0], [3, 0, 0]]
+    assert _both("palette(kind=col)", [[0, 0]]) is None

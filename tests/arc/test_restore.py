@@ -1,5 +1,5 @@
 """Symmetry restoration: hand-checked meanings; the search applying input-only primitives at depth 1; training
-tasks the fifth session's primitives (restore, overlay, dedupe, crop_pick) solve."""
+tasks the fifth session's primitives (restore, overlay, dedupe, crop_pick, palette) solve."""
 import numpy as np
 import pytest
 
@@ -71,7 +71,8 @@ def test_invalid_without_a_symmetry_or_with_too_much_hidden():
 
 def test_search_applies_input_primitives_at_depth_1_only():
     first = [p for p in builtin_primitives() if p.family.first]
-    assert {p.name for p in first} == {"restore", "overlay"} and len(first) == 20 + 12
+    assert {p.name for p in first} == {"restore", "overlay", "crop_most", "palette"}
+    assert len(first) == 20 + 12 + 10 + 2
     # a battery program may still use them after other steps: the restriction is the built-in search's
     assert parse_program("rot90 | restore(c=9,out=patch)").text == "rot90 | restore(c=9,out=patch)"
 
@@ -80,10 +81,11 @@ def test_search_applies_input_primitives_at_depth_1_only():
     ("3631a71a", "restore(c=9)"), ("9ecd008a", "restore(c=0,out=patch)"), ("dc0a314f", "restore(c=3,out=patch)"),
     ("ff805c23", "restore(c=1,out=patch)"), ("cf98881b", "overlay(parts=lines,order=first)"),
     ("e98196ab", "overlay(parts=lines,order=first)"), ("746b3537", "dedupe"), ("eb5a1d5d", "dedupe"),
-    ("0b148d64", "crop_pick(by=rare,conn=8)"), ("88a62173", "crop_pick(by=unique,conn=8)")])
+    ("0b148d64", "crop_pick(by=rare,conn=8)"), ("88a62173", "crop_pick(by=unique,conn=8)"),
+    ("9af7a82c", "palette(kind=bars)"), ("f8ff0b80", "palette(kind=col)")])
 def test_training_tasks_solved_by_input_primitives(task_id, first):
     """ARC-AGI-1 training tasks: the hidden part comes back by symmetry (the whole grid or the patch), parts
-    between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped."""
+    between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped, colours are listed by count."""
     tasks, _ = load_tasks("arc1-train", ids=[task_id])
     res = search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=20_000))[0]
     assert res.fits[0].program == first

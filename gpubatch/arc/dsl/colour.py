@@ -1,7 +1,7 @@
 """Colour primitives: each builds a per-grid colour table and maps the batch through it (one kernel)."""
 from __future__ import annotations
 
-from ..grids import NCOL, PAD, GridBatch
+from ..grids import MAX, NCOL, PAD, GridBatch
 from ..kernels import apply_lut, background, colour_counts
 from . import reference as ref
 from .registry import Param, family
@@ -111,3 +111,27 @@ def cmap(g: GridBatch, m: str) -> GridBatch:
     """Map colours a to b for each pair a>b (learned from the demos by the search; never enumerated)."""
     table = _colour_map(m)
     return _table(g, lambda xp, x: sum(xp.where(x == a, b - a, 0) for a, b in table.items()) + x)
+
+
+@family("palette", "colour", ref.palette, (Param("kind", ("col", "bars")),), first=True)
+def palette(g: GridBatch, kind: str) -> GridBatch:
+    """The colours other than 0, most cells first (ties: smaller colour): one per row (col), or one column
+    each holding as many cells of it from the top as the grid has, 0 below (bars)."""
+    xp = g.xp
+    n = len(g)
+    counts = colour_counts(g)[:, 1:].astype(xp.int64)  # colours 1..9
+    order = xp.argsort(-counts * 16 + xp.arange(1, 10), axis=1)  # distinct keys: any sort gives this order
+    count = xp.take_along_axis(counts, order, axis=1)  # [B, 9], descending
+    colour = (order + 1).astype(xp.uint8)
+    k = (count > 0).sum(axis=1).astype(xp.int32)
+    r = xp.arange(MAX).reshape(1, MAX, 1)
+    pad = xp.concatenate([colour, xp.zeros((n, MAX - 9), xp.uint8)], axis=1)  # [B, 30]
+    if kind == "col":
+        data = xp.broadcast_to(pad.reshape(n, MAX, 1), (n, MAX, MAX))
+        h, w = k, xp.ones(n, xp.int32)
+    else:
+        cnt = xp.concatenate([count, xp.zeros((n, MAX - 9), xp.int64)], axis=1).reshape(n, 1, MAX)
+        data = xp.where(r < cnt, pad.reshape(n, 1, MAX), 0)
+        h, w = count[:, 0].astype(xp.int32), k
+    some = (k > 0) & (g.h > 0)
+    return GridBatch(data.astype(xp.uint8), xp.where(some, h, 0).astype(xp.int32), w.astype(xp.int32))

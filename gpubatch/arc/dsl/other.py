@@ -10,7 +10,7 @@ from ..periodic import complete_periodic
 from ..restore import restored
 from ..stencils import gravity_cuda, stencil
 from . import reference as ref
-from .colour import C, COLOURS
+from .colour import COLOURS, C
 from .geometry import bbox_params
 from .registry import Param, family, finish
 

@@ -3,9 +3,10 @@ shape no other object has, the one of the most common shape, the one with the mo
 
 Objects are connected components (arc-dsl's `objects`, background left out), listed in reading order of
 their first cells; ties go to the first. Grids with more than 30 objects give no result. The whole batch at
-once: per-component sums by one `bincount`, a shape as two sums of per-cell random numbers indexed by the
+once: per-component sums by one `bincount` (a scatter-add on the GPU), a shape as two sums of per-cell pseudo-random numbers of the
 cell's place relative to the component's first cell (equal shapes give equal sums; different shapes equal
-ones with negligible odds), then a [B, 30, 30] comparison of the objects of each grid.
+ones with negligible odds), then a [B, 30, 30] comparison of the objects of each grid. crop_most (ten
+colours, one weighted `bincount` each) is meant for a task's inputs: the search applies it at depth 1 only.
 """
 from __future__ import annotations
 
@@ -20,7 +21,15 @@ from .objects import labels
 from .registry import Param, family
 
 _SPAN = 2 * MAX + 1  # relative column -30..30
-_SHAPE_HASH = np.random.default_rng(20261126).integers(1, 1 << 31, (2, MAX * _SPAN)).astype(np.float64)
+
+
+def _mix(xp, x, salt: int):
+    """A 31-bit pseudo-random number for each integer of `x` (a 64-bit mixing function, computed where `x`
+    lives: no table to upload, the same values on NumPy and CuPy)."""
+    z = x.astype(xp.uint64) * xp.uint64(0x9E3779B97F4A7C15) + xp.uint64(salt)
+    z = (z ^ (z >> xp.uint64(30))) * xp.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> xp.uint64(27))) * xp.uint64(0x94D049BB133111EB)
+    return ((z ^ (z >> xp.uint64(31))) >> xp.uint64(33)).astype(xp.float64)
 
 
 def _slots(g: GridBatch, conn: int, multi: bool):
@@ -47,7 +56,14 @@ def _per_object(g: GridBatch, lab, roots, weights):
     n = len(g)
     base = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1)
     glob = base + xp.where(lab >= 0, lab, xp.arange(CELLS, dtype=lab.dtype))
-    sums = xp.bincount(glob.ravel(), weights=weights.ravel().astype(xp.float64), minlength=n * (CELLS + 1))
+    w = weights.ravel().astype(xp.float64)
+    if xp is np:
+        sums = np.bincount(glob.ravel(), weights=w, minlength=n * (CELLS + 1))
+    else:  # CuPy's bincount reads its input's maximum back to the host: a scatter-add does not wait
+        import cupyx
+
+        sums = xp.zeros(n * (CELLS + 1), xp.float64)
+        cupyx.scatter_add(sums, glob.ravel(), w)
     return sums[base + xp.where(roots >= 0, roots, CELLS)]
 
 
@@ -60,8 +76,8 @@ def _shape_counts(g: GridBatch, conn: int):
         safe = xp.where(lab >= 0, lab, 0).astype(xp.int32)
         rel = (cells // MAX - safe // MAX) * _SPAN + (cells % MAX - safe % MAX + MAX)
         rel = xp.where(lab >= 0, rel, 0)
-        table = xp.asarray(_SHAPE_HASH)
-        k1, k2 = (_per_object(g, lab, roots, xp.where(lab >= 0, table[t][rel], 0)) for t in (0, 1))
+        places = xp.arange(MAX * _SPAN)
+        k1, k2 = (_per_object(g, lab, roots, xp.where(lab >= 0, _mix(xp, places, salt)[rel], 0)) for salt in (1, 2))
         used = roots >= 0
         same = (k1[:, :, None] == k1[:, None, :]) & (k2[:, :, None] == k2[:, None, :]) & used[:, None, :]
         return xp.where(used, same.sum(axis=2), 0)
@@ -97,7 +113,7 @@ def crop_pick(g: GridBatch, by: str, conn: int) -> GridBatch:
     return _crop_best(g, lab, roots, count, score)
 
 
-@family("crop_most", "objects", ref.crop_most, C, padded=True)
+@family("crop_most", "objects", ref.crop_most, C, padded=True, first=True)
 def crop_most(g: GridBatch, c: int) -> GridBatch:
     """Crop to the object (8-connected, of any colours) with the most cells of colour c (invalid with none)."""
     xp = g.xp

@@ -153,6 +153,16 @@ def recolor_fg_majority(g):
     return _map(g, lambda v: v if v == bg else c)
 
 
+def palette(g, kind):
+    counts = Counter(v for row in g for v in row if v != 0)
+    colours = sorted(counts, key=lambda c: (-counts[c], c))
+    if not colours:
+        return None
+    if kind == "col":
+        return [[c] for c in colours]
+    return [[c if i < counts[c] else 0 for c in colours] for i in range(counts[colours[0]])]
+
+
 # -- objects --------------------------------------------------------------------------------------
 def components(g, conn=4, multi=False, bg=False):
     """Connected components as lists of (row, col), each in BFS order; listed by their first cell."""
