@@ -60,10 +60,8 @@ def _per_object(g: GridBatch, lab, roots, weights):
     if xp is np:
         sums = np.bincount(glob.ravel(), weights=w, minlength=n * (CELLS + 1))
     else:  # CuPy's bincount reads its input's maximum back to the host: a scatter-add does not wait
-        import cupyx
-
         sums = xp.zeros(n * (CELLS + 1), xp.float64)
-        cupyx.scatter_add(sums, glob.ravel(), w)
+        xp.add.at(sums, glob.ravel(), w)
     return sums[base + xp.where(roots >= 0, roots, CELLS)]
 
 
