@@ -85,7 +85,8 @@ def test_search_applies_input_primitives_at_depth_1_only():
     ("9af7a82c", "palette(kind=bars)"), ("f8ff0b80", "palette(kind=col)")])
 def test_training_tasks_solved_by_input_primitives(task_id, first):
     """ARC-AGI-1 training tasks: the hidden part comes back by symmetry (the whole grid or the patch), parts
-    between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped, colours are listed by count."""
+    between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped, colours
+    are listed by count."""
     tasks, _ = load_tasks("arc1-train", ids=[task_id])
     res = search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=20_000))[0]
     assert res.fits[0].program == first

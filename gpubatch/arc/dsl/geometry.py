@@ -1,4 +1,5 @@
-"""Geometry and size primitives: each is one gather (one kernel on the GPU), plus compress, dedupe and crop_bbox."""
+"""Geometry and size primitives: each is one gather (one kernel on the GPU), plus compress, dedupe, crop_bbox
+and upscale_colours."""
 from __future__ import annotations
 
 import numpy as np

@@ -3,9 +3,10 @@ shape no other object has, the one of the most common shape, the one with the mo
 
 Objects are connected components (arc-dsl's `objects`, background left out), listed in reading order of
 their first cells; ties go to the first. Grids with more than 30 objects give no result. The whole batch at
-once: per-component sums by one `bincount` (a scatter-add on the GPU), a shape as two sums of per-cell pseudo-random numbers of the
-cell's place relative to the component's first cell (equal shapes give equal sums; different shapes equal
-ones with negligible odds), then a [B, 30, 30] comparison of the objects of each grid. crop_most (ten
+once: per-component sums by one `bincount` (a scatter-add on the GPU), a shape as two sums of per-cell
+pseudo-random numbers of the cell's place relative to the component's first cell (equal shapes give equal
+sums; different shapes equal ones with negligible odds), then a [B, 30, 30] comparison of the objects of
+each grid. crop_most (ten
 colours, one weighted `bincount` each) is meant for a task's inputs: the search applies it at depth 1 only.
 """
 from __future__ import annotations
@@ -75,7 +76,8 @@ def _shape_counts(g: GridBatch, conn: int):
         rel = (cells // MAX - safe // MAX) * _SPAN + (cells % MAX - safe % MAX + MAX)
         rel = xp.where(lab >= 0, rel, 0)
         places = xp.arange(MAX * _SPAN)
-        k1, k2 = (_per_object(g, lab, roots, xp.where(lab >= 0, _mix(xp, places, salt)[rel], 0)) for salt in (1, 2))
+        k1, k2 = (_per_object(g, lab, roots, xp.where(lab >= 0, _mix(xp, places, salt)[rel], 0))
+                  for salt in (1, 2))
         used = roots >= 0
         same = (k1[:, :, None] == k1[:, None, :]) & (k2[:, :, None] == k2[:, None, :]) & used[:, None, :]
         return xp.where(used, same.sum(axis=2), 0)
