@@ -95,10 +95,9 @@ def _parse_rule(text: str) -> str:
 
 def parse_program(text: str) -> Program:
     steps = [s for s in text.split("|") if s.strip()]
-    rule = None
-    if steps and _CALL.match(steps[-1]) and _CALL.match(steps[-1]).group(1) == "rule":
-        rule = _parse_rule(steps.pop())
-    if any(_CALL.match(s) and _CALL.match(s).group(1) == "rule" for s in steps):
+    is_rule = [bool(m) and m.group(1) == "rule" for m in map(_CALL.match, steps)]
+    rule = _parse_rule(steps.pop()) if is_rule and is_rule.pop() else None
+    if any(is_rule):
         raise ProgramError("rule(...) must be the program's last step")
     prims = tuple(parse_step(s) for s in steps)
     return Program(tuple(p for p in prims if p.name != "identity"), rule)

@@ -17,6 +17,8 @@ the kernel to it on every grid of the corpus.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .grids import CELLS, MAX, PAD, GridBatch
@@ -98,7 +100,9 @@ def _fill(d, h, w, c: int) -> tuple:
 _KIND_CODE = {"h": 0, "v": 1, "t": 2, "a": 3, "r": 4}
 
 
+@lru_cache(maxsize=1)
 def _source() -> str:
+    """The kernel's CUDA source, built once (the symmetry table written into it)."""
     table = ", ".join(f"{{{_KIND_CODE[k]}, {o}, {p}}}" for k, o, p in symmetries())
     return r"""
 __device__ __forceinline__ int fdiv2(int x) { return x >= 0 ? x / 2 : -((1 - x) / 2); }

@@ -49,7 +49,7 @@ def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: b
 def score_states_xp(C: GridBatch, task, tg: Targets, open_):
     """Array-module reference: the same five results from whole-batch array operations."""
     xp = C.xp
-    T, K = tg.demo.shape
+    K = tg.demo.shape[1]
     n = len(C) // K
     demo = tg.demo[task]
     trows = (xp.asarray(task).reshape(n, 1) * K + xp.arange(K)).reshape(-1)
@@ -154,6 +154,8 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
   }
 }
 """
+
+
 def _score_cuda(C: GridBatch, task, tg: Targets, open_, out):
     import cupy
 
