@@ -15,6 +15,7 @@ import numpy as np
 
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from .programs import Program
+from .fits import FitRecord
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
 from .tasks import Task
 
@@ -101,16 +102,19 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
     return [out[i] for i in range(len(tasks))]
 
 
-# exact fits rank first, then fits up to a local rule (of the inputs: none was wrong on a test output of the
-# training tasks, 2026-11-26), then fits up to a colour map
-_KIND_RANK = {(False, False): 0, (False, True): 1, (True, False): 2}
+# exact fits rank first, then complete fits up to a local rule (of the inputs: none was wrong on a test output
+# of the training tasks, 2026-11-26), then fits up to a colour map, then partial rule fits (`rules`)
+def _kind_rank(f: FitRecord) -> int:
+    if f.rule is not None:
+        return 3 if f.unseen else 1
+    return 2 if f.cmap is not None else 0
 
 
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
     # exact fits first (shorter, then more programs agreeing, then by last primitive and parent state: an
     # order that does not depend on batching); fits up to a local rule, then up to a colour map, after them
-    ranked = sorted(st.fits, key=lambda f: (_KIND_RANK[(f.cmap is not None, f.rule is not None)], f.level,
-                                            -f.votes, (f.order,) if f.path is None else (f.path[2], f.path[1])))
+    ranked = sorted(st.fits, key=lambda f: (_kind_rank(f), f.unseen, f.level, -f.votes,
+                                            (f.order,) if f.path is None else (f.path[2], f.path[1])))
     fits = []
     for f in ranked:
         text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")

@@ -30,6 +30,7 @@ class FitRecord:
     cmap: str | None = None  # a fit up to this colour map (`3>4 1>5`), learned from the demos
     state: int = 0  # the state's key (its key in `fit_by_key` is mixed with _MAPPED for a colour-map fit)
     rule: str | None = None  # a fit up to a local rule of this feature kind (`rules`), learned from the demos
+    unseen: int = 0  # a rule fit's test cells whose feature no demo showed (kept as they are): a partial fit
 
     @property
     def learned(self) -> str | None:
@@ -42,35 +43,42 @@ class FitRecord:
 class FitBook:
     """Recording fits (a mixin of GroupSearch)."""
 
-    def _fits(self, level, ids, task_h, pi, C, text=None) -> None:
-        """Record the fits among the states of one batch `C` (level 0, a battery program)."""
+    def _fits(self, level, ids, task_h, pi, C, text=None):
+        """Record the fits among the states of one batch `C` (level 0, a battery program); their keys."""
         xp = self.xp
         exact, _, key, _, mapped = score_states(C, xp.asarray(task_h), self.targets, self.map_open)
         hits = hit_table(xp, exact, mapped, key)
         if len(hits[0]):
             self._record(level, ids, task_h, np.full(len(hits[0]), pi), *hits,
                          lambda _, states: C.take(self.rows(states)), text)
+        return key
 
-    def _rule_fits(self, level, ids, C, kinds=KINDS, text=None) -> None:
-        """Record the fits up to a local rule among the states of one batch `C` (one state per task of the
-        group, `ids`): each kind whose table fits a task adds its predictions, or a vote if an earlier kind
-        predicted the same."""
+    def _rule_fits(self, level, ids, C, kinds=KINDS, text=None, paths=None) -> None:
+        """Record the fits up to a local rule among the states of one batch `C` (one state per entry of `ids`,
+        the task of each): each kind whose table fits a task adds its predictions, or a vote if a fit of
+        that level and as many unseen cells predicted the same. `paths[k]` is state k's (level, parent, primitive);
+        by default the task's input."""
         xp, K, tg = self.xp, self.K, self.targets
         for kind in kinds:
-            ok, pred = rule_fits(C, xp.asarray(ids), tg.grids, tg.demo, kind)
+            ok, unseen, pred = rule_fits(C, xp.asarray(ids), tg.grids, tg.demo, kind)
             hits = np.flatnonzero(host(xp, ok))
             if not len(hits):
                 continue
+            unseen = host(xp, unseen)[hits]
             lists = pred.take(self.rows(hits)).to_lists()
             for j, k in enumerate(hits):
-                st = self.ts[int(ids[k])]
+                t = int(ids[k])
+                st = self.ts[t]
                 outs = lists[j * K + len(st.task.train):(j + 1) * K]
-                same = [f for f in st.fits if f.rule is not None and f.level == level and f.outputs == outs]
-                if same:
-                    same[0].votes += 1
+                key = (t, level, int(unseen[j]), repr(outs))
+                prev = self.rule_by_out.get(key)
+                if prev is not None:
+                    prev.votes += 1
                     continue
-                st.fits.append(FitRecord(level, self.order, None if text else (level, int(ids[k]), -1), outs,
-                                         text=text, rule=kind))
+                path = None if text else (paths[k] if paths is not None else (level, t, -1))
+                rec = FitRecord(level, self.order, path, outs, text=text, rule=kind, unseen=int(unseen[j]))
+                self.rule_by_out[key] = rec
+                st.fits.append(rec)
                 self.order += 1
 
     def _record(self, level, ids, task_h, prim, state_ix, exact, keys, grids_of, text=None) -> None:

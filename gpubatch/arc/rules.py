@@ -4,8 +4,9 @@ cell (its colour and what surrounds it) through one table learned from the demo 
 `0ca9ddb6` puts yellow at the diagonal neighbours of every red pixel and orange beside every blue one: no
 fixed composition of primitives does that for every colour, but the table (own colour, colours of the
 orthogonal neighbours, colours of the diagonal neighbours) -> output colour, read off the demos, does. A rule
-fits when the table is consistent (no feature maps to two colours) and it predicts a test output only when
-every feature of the test grid was seen in the demos: a rule never guesses a cell.
+fits when the table is consistent (no feature maps to two colours). A test cell whose feature no demo showed
+keeps its colour; a fit where that happens is *partial* and ranks after every other fit (`batt`), and it must
+change some test cell, so that it never just restates its state.
 
 A colour map (`colourmap`) is the special case "own colour"; the feature kinds here add context:
 
@@ -127,9 +128,11 @@ def features(g: GridBatch, kind: str):
 
 
 def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
-    """(ok[n], predicted): whether each state of `C` ([n * K] grids, state-major; `task[n]` indexes
-    `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to a rule of `kind`, and `C` with
-    every test row of a fitting state replaced by the rule's prediction (other rows unchanged)."""
+    """(ok[n], unseen[n], predicted): whether each state of `C` ([n * K] grids, state-major; `task[n]`
+    indexes `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to a rule of `kind`, how many
+    of its test cells have a feature no demo showed, and `C` with every test row of a fitting state replaced
+    by the rule's prediction (other rows unchanged). Unseen cells keep their colour; a fit with unseen cells
+    (partial) must change some test cell, else it only restates its state."""
     xp = C.xp
     K = demo.shape[1]
     n = len(C) // K
@@ -153,13 +156,17 @@ def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
     ok[(keys[1:][clash] >> _FBITS)] = False
     sel_t = use & ~is_demo[:, None, None]
     want = code[sel_t]
+    own = C.data[sel_t]
     if len(keys):
         pos = xp.minimum(xp.searchsorted(keys, want), len(keys) - 1)
         seen = keys[pos] == want
-        colour = (kv[pos] & 15).astype(xp.uint8)
+        colour = xp.where(seen, (kv[pos] & 15).astype(xp.uint8), own)
     else:
-        seen, colour = xp.zeros(len(want), bool), xp.zeros(len(want), xp.uint8)
-    ok[(want[~seen] >> _FBITS)] = False
+        seen, colour = xp.zeros(len(want), bool), own
+    unseen = xp.bincount(want[~seen] >> _FBITS, minlength=n)
+    changed = xp.zeros(n, bool)
+    changed[want[colour != own] >> _FBITS] = True
+    ok &= (unseen == 0) | changed
     data = C.data.copy()
     data[sel_t] = colour
-    return ok, GridBatch(data, C.h, C.w)
+    return ok, unseen, GridBatch(data, C.h, C.w)

@@ -28,6 +28,7 @@ from .programs import Program
 from .statescore import Targets, score_states
 from .tasks import Task
 
+RULE_STATES = 16_384  # states per rule_fits call: each holds a few int64 feature arrays of its K grids
 _MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
 
 
@@ -83,6 +84,7 @@ class GroupSearch(FitBook):
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
+        self.rule_by_out: dict[tuple, FitRecord] = {}  # (task, level, complete, test outputs) -> rule fit
         self.order = 0
 
     # -- grids of a level ----------------------------------------------------------------------
@@ -119,7 +121,8 @@ class GroupSearch(FitBook):
     def check_level0(self) -> None:
         """The inputs themselves: exact fits, fits up to a colour map and fits up to a local rule."""
         T = len(self.ts)
-        self._fits(0, np.arange(T), np.arange(T), -1, self.inp)
+        keys = self._fits(0, np.arange(T), np.arange(T), -1, self.inp)
+        self.seen = self.xp.sort(keys)  # a later state equal to a task's input is no new state
         self._rule_fits(0, np.arange(T), self.inp)
 
     def expand(self, level: int) -> bool:
@@ -179,7 +182,33 @@ class GroupSearch(FitBook):
             self.map_open[xp.asarray(np.array(full))] = False
         if not final:
             self._next_level(level, cand)
+            if level == 0:
+                self.check_rules(1)
         return True
+
+    def check_rules(self, level: int) -> None:
+        """Fits up to a local rule among the states of `level` (programs one step shorter than the depth
+        allows, the rule being the last step) whose demo grids have their targets' shapes."""
+        xp, K, tg = self.xp, self.K, self.targets
+        lv = self.levels[level]
+        chunk = max(1, min(RULE_STATES, self.cfg.chunk_grids // K))
+        marks = Timeline(self.backend, 1)
+        for start in range(0, len(lv.task), chunk):
+            marks.mark(0)
+            ids = np.arange(start, min(len(lv.task), start + chunk))
+            G = self.materialize(level, ids)
+            trows = self.rows(xp.asarray(lv.task[ids]))
+            same = (G.h == tg.grids.h[trows]) & (G.w == tg.grids.w[trows])
+            shaped = (G.h > 0) & (~tg.demo.reshape(-1)[trows] | same)
+            k = np.flatnonzero(host(xp, shaped.reshape(-1, K).all(axis=1)))
+            if len(k):
+                sub = ids[k]
+                paths = [(level, int(lv.parent[i]), int(lv.prim[i])) for i in sub]
+                self._rule_fits(level, lv.task[sub], G.take(self.rows(k)), paths=paths)
+            marks.mark(1)
+            if self.stats is not None:
+                wall, dev = marks.intervals()[0]
+                self.stats.for_op("rule_fits", self.backend.label).add_batch(len(k) * K, wall, dev)
 
     def _next_level(self, level: int, cand: list[tuple]) -> None:
         """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each

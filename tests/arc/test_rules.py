@@ -64,17 +64,25 @@ def _halo(n, pixels):
     return a.tolist(), b.tolist()
 
 
-def test_rule_fits_learns_a_consistent_table_and_never_guesses_a_cell():
+def test_rule_fits_learns_a_consistent_table_and_keeps_cells_it_never_saw():
     halo = [_halo(5, [(1, 1), (3, 3)]), _halo(5, [(0, 2), (2, 0), (4, 4)]), _halo(5, [(2, 2), (0, 4), (4, 0)])]
     test_in, test_out = _halo(5, [(0, 0), (3, 2)])
     C, tg, demo = _task_batch(halo, [test_in])
-    ok, pred = rule_fits(C, np.array([0]), tg, demo, "nbhd")
-    assert ok.tolist() == [True]
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "nbhd")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
     assert pred.to_lists()[3] == test_out
     assert pred.to_lists()[:3] == C.to_lists()[:3]  # demo rows unchanged
-    # pixels side by side diagonally: a neighbourhood no demo showed, so no prediction at all
+    # pixels side by side diagonally: the two cells between them have neighbourhoods no demo showed (two
+    # red diagonal neighbours); they keep their colour, every other cell follows the table: a partial fit
     C2, tg2, demo2 = _task_batch(halo, [_halo(5, [(1, 2), (3, 1)])[0]])
-    assert rule_fits(C2, np.array([0]), tg2, demo2, "nbhd")[0].tolist() == [False]
+    ok, unseen, pred = rule_fits(C2, np.array([0]), tg2, demo2, "nbhd")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [2])
+    assert pred.to_lists()[3] == [[0, 4, 0, 4, 0], [0, 0, 2, 0, 0], [4, 0, 0, 4, 0], [0, 2, 0, 0, 0],
+                                  [4, 0, 4, 0, 0]]
+    # a partial fit that changes no test cell only restates its state: no fit
+    C5, tg5, demo5 = _task_batch(halo, [[[0, 0, 0], [0, 3, 0], [0, 0, 0]]])
+    ok, unseen, _ = rule_fits(C5, np.array([0]), tg5, demo5, "nbhd")
+    assert (ok.tolist(), unseen.tolist()) == ([False], [9])
     # one feature, two colours across the demos: not a function
     clash = [([[0, 1]], [[5, 1]]), ([[0, 1]], [[6, 1]])]
     C3, tg3, demo3 = _task_batch(clash, [[[0, 1]]])
@@ -128,10 +136,10 @@ def test_cupy_equals_numpy_on_arc_inputs(kind):
     fits = 0
     for C, tg, demo in _groups(tasks):
         task = np.arange(len(demo))
-        ok, pred = rule_fits(C, task, tg, demo, kind)
-        ok_d, pred_d = rule_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo), kind)
+        ok, unseen, pred = rule_fits(C, task, tg, demo, kind)
+        ok_d, unseen_d, pred_d = rule_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo), kind)
         assert np.array_equal(features(C, kind), cupy.asnumpy(features(C.to(cupy), kind)))
-        assert np.array_equal(ok, cupy.asnumpy(ok_d))
+        assert np.array_equal(ok, cupy.asnumpy(ok_d)) and np.array_equal(unseen, cupy.asnumpy(unseen_d))
         assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
         fits += int(ok.sum())
     assert fits >= 2  # every kind fits some training tasks
