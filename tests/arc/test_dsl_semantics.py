@@ -19,6 +19,9 @@ G = [[0, 0, 0, 0],
     ("right", [[0, 0, 0, 0], [0, 3, 3, 3], [0, 0, 0, 0], [0, 5, 5, 5], [0, 0, 0, 0]]),
     ("downright", [[0, 0, 0, 0], [0, 3, 0, 0], [0, 0, 3, 0], [0, 5, 0, 3], [0, 0, 5, 0]]),
     ("upleft", [[3, 0, 0, 0], [0, 3, 0, 0], [5, 0, 0, 0], [0, 5, 0, 0], [0, 0, 0, 0]]),
+    # all four diagonals from the input's cells; where rays cross, the first direction listed wins: (2, 2)
+    # is reached by 3 going down-right before 5 going up-right
+    ("diag", [[3, 0, 3, 0], [0, 3, 0, 5], [3, 0, 3, 0], [0, 5, 0, 3], [5, 0, 5, 0]]),
 ])
 def test_ray(direction, want):
     assert ref.ray(G, direction) == want

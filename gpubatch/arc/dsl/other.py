@@ -84,11 +84,17 @@ def restore(g: GridBatch, c: int, out: str) -> GridBatch:
     return gather(full, "crop", params=bbox_params(g.xp, g.data == c, full.h > 0))
 
 
-@family("ray", "other", ref.ray, (Param("dir", tuple(ref.RAY_STEPS)),), padded=True)
+@family("ray", "other", ref.ray, (Param("dir", tuple(ref.RAY_STEPS) + tuple(ref.RAY_GROUPS)),), padded=True)
 def ray(g: GridBatch, dir: str) -> GridBatch:
     """Every non-background cell shines its colour along `dir` over background cells, up to the next
-    non-background cell (8 directions)."""
+    non-background cell (8 directions; diag: the 4 diagonal ones at once, the first listed winning)."""
     xp = g.xp
+    if dir in ref.RAY_GROUPS:
+        bg = background(g).reshape(-1, 1, 1)
+        out = g.data
+        for d in ref.RAY_GROUPS[dir]:
+            out = xp.where(out == bg, ray(g, d).data, out)
+        return GridBatch(out, g.h, g.w)
     di, dj = ref.RAY_STEPS[dir]
     if xp is not np:
         return stencil(g, "stencil_ray", di, dj)

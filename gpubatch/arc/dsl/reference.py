@@ -327,8 +327,17 @@ RAY_STEPS = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1), "d
              "downleft": (1, -1), "upright": (-1, 1), "upleft": (-1, -1)}
 
 
+RAY_GROUPS = {"diag": ("downright", "downleft", "upright", "upleft")}  # every cell shines in all of them
+
+
 def ray(g, dir):
     bg = background(g)
+    if dir in RAY_GROUPS:  # rays of the input's cells only; where two cross, the first direction listed wins
+        out = [list(r) for r in g]
+        for d in RAY_GROUPS[dir]:
+            r = ray(g, d)
+            out = [[o if o != bg else v for o, v in zip(ro, rr)] for ro, rr in zip(out, r)]
+        return out
     di, dj = RAY_STEPS[dir]
     out = [list(r) for r in g]
     for i in range(H(g)):
