@@ -239,7 +239,8 @@ class GroupSearch(FitBook):
         # each task keeps `allowed` new states: those whose demo outputs have the target's shape most often
         # first, then canonical order
         used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
-        allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, P))
+        runs = P - sum(prim.family.first for prim in self.prims)  # primitives that run past depth 1
+        allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, runs))
         by_task = xp.argsort(tasks.astype(xp.int64) * 1024 + (self.K - score), kind="stable")
         per_task = xp.bincount(tasks, minlength=T)
         rank = xp.empty(len(tasks), xp.int64)
