@@ -102,19 +102,20 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
     return [out[i] for i in range(len(tasks))]
 
 
-# exact fits rank first, then complete fits up to a local rule (of the inputs: none was wrong on a test output
-# of the training tasks, 2026-11-26), then fits up to a colour map, then partial rule fits (`rules`)
-def _kind_rank(f: FitRecord) -> int:
-    if f.rule is not None:
-        return 3 if f.unseen else 1
-    return 2 if f.cmap is not None else 0
+# Ranking: exact fits and complete fits up to a local rule, shorter first (a rule is a step); then fits up to a
+# colour map; then partial rule fits, fewest unseen cells first (`rules`). Within each, exact before rule,
+# more programs agreeing first, then by last primitive and parent state (an order that does not depend on
+# batching). On ARC-AGI-1 training (H100, 2026-11-26), complete rule fits ranked by length among the exact ones
+# rather than after them gained a task (bb43febb) and lost none.
+def _rank_key(f: FitRecord) -> tuple:
+    group = 2 if f.unseen else 1 if f.cmap is not None else 0
+    length = f.level + (f.learned is not None)
+    return (group, f.unseen, length, f.rule is not None, -f.votes,
+            (f.order,) if f.path is None else (f.path[2], f.path[1]))
 
 
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
-    # exact fits first (shorter, then more programs agreeing, then by last primitive and parent state: an
-    # order that does not depend on batching); fits up to a local rule, then up to a colour map, after them
-    ranked = sorted(st.fits, key=lambda f: (_kind_rank(f), f.unseen, f.level, -f.votes,
-                                            (f.order,) if f.path is None else (f.path[2], f.path[1])))
+    ranked = sorted(st.fits, key=_rank_key)
     fits = []
     for f in ranked:
         text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")

@@ -1,10 +1,11 @@
 """run-batt on the CPU: search finds known programs, scoring, submission, CLI, the 'sync' runner equals 'local'."""
 import json
+import time
 
 from typer.testing import CliRunner
 
 from gpubatch.arc.batt import device_pieces, search_shard, submission
-from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.search import GroupSearch, SearchConfig, TaskState, builtin_primitives
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.cli import app
 from gpubatch.engine import numpy_backend
@@ -37,6 +38,17 @@ def test_identity_task_fits_at_depth_zero_and_budget_stops():
     t = make_task("same", lambda g: g, [[[1, 2]], [[3, 4]]], [[5, 6]])
     res = search_shard([t], numpy_backend(), SearchConfig(depth=2, max_states=400))[0]
     assert res.fits[0].program == "identity" and res.stopped == "state budget"
+
+
+def test_a_state_equal_to_a_task_input_is_not_kept():
+    t = make_task("diag", rot_then_swap, [[[1, 0], [0, 1]]], [[0, 1], [1, 1]])
+    prims = builtin_primitives()
+    gs = GroupSearch([TaskState(t)], 2, prims, numpy_backend(), SearchConfig(depth=2), time.perf_counter())
+    gs.check_level0()
+    gs.expand(0)
+    kept = {prims[p].text for p in gs.levels[1].prim}
+    # identity, and replacing or removing a colour the grids do not have, give the inputs again
+    assert "rot90" in kept and not {"identity", "replace(a=5,b=6)", "remove(c=5)"} & kept
 
 
 def test_submission_has_every_task_and_falls_back_to_input():

@@ -5,7 +5,8 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from gpubatch.arc.batt import search_shard
+from gpubatch.arc.batt import _rank_key, search_shard
+from gpubatch.arc.fits import FitRecord
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.programs import ProgramError, parse_program
 from gpubatch.arc.rules import KINDS, features, rule_fits
@@ -112,6 +113,37 @@ def test_search_and_battery_find_a_rule_fit():
     battery = (parse_program("hmirror | rule(f=size)"), parse_program("rule(f=size)"))
     res = search_shard(tasks, numpy_backend(), SearchConfig(depth=1), battery, enumerate_builtin=False)[0]
     assert [f.program for f in res.fits] == ["rule(f=size)"] and res.correct == (True,)
+
+
+def test_rules_on_depth_one_states_and_partial_fits():
+    """ARC-AGI-1 training: 6c434453 and c0f76784 need a primitive, then a rule (fill the enclosed cells, then
+    recolour by neighbourhood or object size); bb43febb's rule of length 1 ranks before the exact fit of
+    length 2 (which is wrong on the test); d90796e8's test grid has neighbourhoods no demo showed, which
+    stay as they are (a partial fit)."""
+    tasks, _ = load_tasks("arc1-train", ids=["6c434453", "bb43febb", "c0f76784"])
+    res = {r.id: r for r in search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=300_000))}
+    assert res["6c434453"].fits[0].program == "fill_enclosed(c=2) | rule(f=nbhd)"
+    assert res["c0f76784"].fits[0].program == "fill_enclosed(c=1) | rule(f=size)"
+    assert [(f.program, f.length) for f in res["bb43febb"].fits[:2]] == [
+        ("rule(f=nbhd)", 1), ("hollow | fill_enclosed(c=2)", 2)]
+    assert all(r.correct == (True,) for r in res.values())
+    tasks, _ = load_tasks("arc1-train", ids=["d90796e8"])
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=1))[0]
+    assert res.fits[0].program == "rule(f=nbhd)" and res.correct == (True,)
+    C, tg, demo = _task_batch(tasks[0].train, tasks[0].test_inputs)
+    ok, unseen, _ = rule_fits(C, np.array([0]), tg, demo, "nbhd")
+    assert ok.tolist() == [True] and unseen[0] > 0
+
+
+def test_ranking_length_first_then_colour_maps_then_partial_rules():
+    def rec(level, **kw):
+        return FitRecord(level, 0, (level, 0, 0), [], **kw)
+    fits = {"exact2": rec(2), "rule0": rec(0, rule="nbhd"), "cmap0": rec(0, cmap="1>2"), "exact1": rec(1),
+            "partial1": rec(0, rule="ring", unseen=1), "partial5": rec(0, rule="nbhd", unseen=5),
+            "rule1": rec(1, rule="size"), "exact3": rec(3)}
+    # length (a rule is a step): rule0 and exact1 have 1, exact2 and rule1 have 2; exact before rule
+    order = sorted(fits, key=lambda name: _rank_key(fits[name]))
+    assert order == ["exact1", "rule0", "exact2", "rule1", "exact3", "cmap0", "partial1", "partial5"]
 
 
 def _groups(tasks):
