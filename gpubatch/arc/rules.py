@@ -17,7 +17,9 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `lines`: own colour, the set of colours in its row and the set in its column;
 - `rays`: own colour and the first non-0 colour (or the border) seen in each of the 4 directions;
 - `size`: own colour and the size of its object (4-connected, one colour, background excluded; `6e82a1ae`);
-- `rank`: own colour and its object's size rank in the grid (0: the largest; `08ed6ac7`).
+- `rank`: own colour and its object's size rank in the grid (0: the largest; `08ed6ac7`);
+- `phase`: own colour, its row index and its column index modulo 3 (`ba26e723`: every third column);
+- `blank`: own colour, whether its row and whether its column hold only 0 (`c1d99e64`).
 
 Everything runs on whole batches with array operations (one sort of the batch's cells), on NumPy or CuPy.
 """
@@ -26,7 +28,7 @@ from __future__ import annotations
 from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 
-KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank")
+KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -119,6 +121,13 @@ def features(g: GridBatch, kind: str):
         if kind == "rank":
             size = _size_rank(xp, size)
         return d | size << 4
+    if kind == "phase":
+        r = xp.arange(MAX, dtype=xp.int64) % 3
+        return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << 6
+    if kind == "blank":
+        filled = (d != 0) & (d < PAD)
+        rows, cols = (filled.any(axis=a, keepdims=True).astype(xp.int64) for a in (2, 1))
+        return d | rows << 4 | cols << 5
     if kind == "rays":
         code = d
         for j, r in enumerate(_rays(xp, d)):

@@ -40,6 +40,11 @@ def test_features_read_the_cells_context():
     assert (size[2, 0], size[1, 3], size[0, 1], size[0, 0]) == (2, 2, 1, 0)
     rank = features(g, "rank")[0] >> 4  # distinct larger sizes; no object: 900
     assert (rank[2, 0], rank[1, 3], rank[0, 1], rank[0, 0]) == (0, 0, 1, 900)
+    phase = features(g, "phase")[0] >> 4  # row index mod 3, then column index mod 3 (2 bits each)
+    assert (int(phase[2, 3]), int(phase[1, 0])) == (2 | 0 << 2, 1 | 0 << 2)
+    blank = features(g, "blank")[0]  # whether the row, and whether the column, hold a colour other than 0
+    assert [int(blank[1, 2]), int(blank[1, 3]), int(blank[2, 0])] == [
+        0 | 1 << 4, 3 | 1 << 4 | 1 << 5, 1 | 1 << 4 | 1 << 5]  # every row has colour; column 2 has none
     with pytest.raises(ValueError, match="unknown rule feature"):
         features(g, "nope")
 
