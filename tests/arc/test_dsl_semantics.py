@@ -158,3 +158,10 @@ def test_palette():
     assert _both("palette(kind=col)", g) == [[3], [5], [1]]
     assert _both("palette(kind=bars)", g) == [[3, 5, 1], [3, 5, 0], [3, 0, 0]]
     assert _both("palette(kind=col)", [[0, 0]]) is None
+
+
+def test_boxes_fill_each_colours_bounding_box():
+    g = [[0, 0, 0, 0, 0], [0, 3, 0, 0, 0], [0, 0, 0, 3, 0], [5, 0, 0, 0, 0], [0, 0, 5, 0, 2]]
+    want = [[0, 0, 0, 0, 0], [0, 3, 3, 3, 0], [0, 3, 3, 3, 0], [5, 5, 5, 0, 0], [5, 5, 5, 0, 2]]
+    assert ref.boxes(g) == want  # a lone cell (2) has no box; 3's box is filled before 5's
+    assert REGISTRY.get("boxes")(GridBatch.from_lists([g])).to_lists()[0] == want

@@ -143,6 +143,25 @@ def outline(g: GridBatch, c: int) -> GridBatch:
     return finish(g, GridBatch(xp.where(memo(g, ("outline",), ring), c, g.data).astype(xp.uint8), g.h, g.w))
 
 
+@family("boxes", "other", ref.boxes)
+def boxes(g: GridBatch) -> GridBatch:
+    """0 cells inside the bounding box of a colour's cells (two or more) take that colour, smaller colours
+    first (`56ff96f3`: two corners of each rectangle given)."""
+    xp, d = g.xp, g.data
+    out = d
+    r = xp.arange(MAX).reshape(1, MAX)
+    for c in range(1, 10):
+        m = d == c
+        rows, cols = m.any(axis=2), m.any(axis=1)  # [B, 30] each
+        lo_r, hi_r = xp.argmax(rows, axis=1), MAX - 1 - xp.argmax(rows[:, ::-1], axis=1)
+        lo_c, hi_c = xp.argmax(cols, axis=1), MAX - 1 - xp.argmax(cols[:, ::-1], axis=1)
+        two = m.sum(axis=(1, 2)) >= 2
+        in_r = (r >= lo_r[:, None]) & (r <= hi_r[:, None]) & two[:, None]
+        in_c = (r >= lo_c[:, None]) & (r <= hi_c[:, None])
+        out = xp.where(in_r[:, :, None] & in_c[:, None, :] & (out == 0), xp.uint8(c), out)
+    return GridBatch(out, g.h, g.w)
+
+
 @family("hollow", "other", ref.hollow, padded=True)
 def hollow(g: GridBatch) -> GridBatch:
     """Non-background cells whose four neighbours are all non-background become background."""

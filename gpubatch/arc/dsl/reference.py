@@ -327,6 +327,20 @@ RAY_STEPS = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1), "d
              "downleft": (1, -1), "upright": (-1, 1), "upleft": (-1, -1)}
 
 
+def boxes(g):
+    out = [list(r) for r in g]
+    for c in range(1, 10):
+        cells = [(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] == c]
+        if len(cells) < 2:
+            continue
+        rows, cols = [i for i, _ in cells], [j for _, j in cells]
+        for i in range(min(rows), max(rows) + 1):
+            for j in range(min(cols), max(cols) + 1):
+                if out[i][j] == 0:
+                    out[i][j] = c
+    return out
+
+
 RAY_GROUPS = {"diag": ("downright", "downleft", "upright", "upleft")}  # every cell shines in all of them
 
 
