@@ -56,8 +56,8 @@ class FitBook:
     def _rule_fits(self, level, ids, C, kinds=KINDS, text=None, paths=None) -> None:
         """Record the fits up to a local rule among the states of one batch `C` (one state per entry of `ids`,
         the task of each): each kind whose table fits a task adds its predictions, or a vote if a fit of
-        that level and as many unseen cells predicted the same. `paths[k]` is state k's (level, parent, primitive);
-        by default the task's input."""
+        that level and as many unseen cells predicted the same. `paths[k]` is state k's (level, parent,
+        primitive); by default the task's input."""
         xp, K, tg = self.xp, self.K, self.targets
         for kind in kinds:
             ok, unseen, pred = rule_fits(C, xp.asarray(ids), tg.grids, tg.demo, kind)

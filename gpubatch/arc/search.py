@@ -9,8 +9,8 @@ a level is recomputed from its parent level in chunks when it is expanded. Every
 budget; the run stops at its time budget. When a task's budget cannot take all of a level's new states, it
 keeps those whose demo outputs already have the target's shape on the most demo pairs (the shape score),
 then in canonical order (primitive, then parent state), which does not depend on chunk sizes or on the
-tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs) up to a local rule, are
-recorded by `fits.FitBook`.
+tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a
+local rule, are recorded by `fits.FitBook`.
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ class GroupSearch(FitBook):
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
-        self.rule_by_out: dict[tuple, FitRecord] = {}  # (task, level, complete, test outputs) -> rule fit
+        self.rule_by_out: dict[tuple, FitRecord] = {}  # (task, level, unseen cells, test outputs) -> rule fit
         self.order = 0
 
     # -- grids of a level ----------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Grids built from parts of the grid: cell-wise logic of its two halves (with or without a divider line),
 its equal parts stacked, the grid placed into itself (a Kronecker product over some of its own cells), and
 0 cells filled between equal colours along rows and columns. Colour 0 is 'empty' here, as in the ARC tasks
-these serve: the most frequent colour changes from one demo grid to the next. On the GPU halves_logic and connect are one fused
-kernel each (`arc/stencils.py`); the array code here is their NumPy path and parity reference."""
+these serve: the most frequent colour changes from one demo grid to the next. On the GPU halves_logic and
+connect are one fused kernel each (`arc/stencils.py`); the array code here is their NumPy path and parity
+reference."""
 from __future__ import annotations
 
 import numpy as np
