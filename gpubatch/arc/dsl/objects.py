@@ -132,21 +132,33 @@ def _enclosed(g: GridBatch):
     return (lab >= 0) & (d == background(g).reshape(n, 1)) & (touched[glob] == 0)
 
 
+def object_slots(g: GridBatch, conn: int, multi: bool):
+    """(label [B, 900], first cell of each of the first 30 objects in reading order [B, 30] (-1: none), object
+    count [B]); background cells are left out. Memoized on the batch."""
+    def compute():
+        xp = g.xp
+        n = len(g)
+        lab = labels(g, conn, multi, False)
+        is_root = lab == xp.arange(CELLS, dtype=lab.dtype)
+        rank = xp.cumsum(is_root, axis=1, dtype=xp.int32) - 1  # position of each root in reading order
+        # every cell scatters: a root to its slot, the rest to one spare slot past the end (no `flatnonzero`,
+        # whose result size would make the host wait for the device)
+        dest = xp.where(is_root & (rank < MAX), xp.arange(n, dtype=xp.int64).reshape(n, 1) * MAX + rank, n * MAX)
+        roots = xp.full(n * MAX + 1, -1, xp.int32)
+        roots[dest.ravel()] = xp.broadcast_to(xp.arange(CELLS, dtype=xp.int32), (n, CELLS)).ravel()
+        return lab, roots[:-1].reshape(n, MAX), is_root.sum(axis=1).astype(xp.int32)
+    return memo(g, ("slots", conn, multi), compute)
+
+
 @family("count_objects", "objects", ref.count_objects, CONN[:2])
 def count_objects(g: GridBatch, conn: int, multi: bool) -> GridBatch:
     """A 1 x N row: the colour of each of the N objects' first cells, in reading order (N <= 30)."""
     xp = g.xp
     n = len(g)
-    lab = labels(g, conn, multi, False)
-    is_root = lab == xp.arange(CELLS, dtype=lab.dtype)
-    rank = xp.cumsum(is_root, axis=1, dtype=xp.int32) - 1  # position of each root in reading order
-    # every cell scatters: a root to its place in the row, the rest to one spare slot past the end (no
-    # `flatnonzero`, whose result size would make the host wait for the device)
-    dest = xp.where(is_root & (rank < MAX), xp.arange(n, dtype=xp.int64).reshape(n, 1) * CELLS + rank, n * CELLS)
-    out = xp.full(n * CELLS + 1, PAD, xp.uint8)
-    out[dest.ravel()] = g.data.reshape(-1)
-    out = out[:-1].reshape(n, MAX, MAX)
-    count = is_root.sum(axis=1).astype(xp.int32)
+    _, roots, count = object_slots(g, conn, multi)
+    colours = xp.take_along_axis(g.data.reshape(n, CELLS), xp.maximum(roots, 0), axis=1)
+    out = xp.full((n, MAX, MAX), PAD, xp.uint8)
+    out[:, 0, :] = xp.where(roots >= 0, colours, PAD)
     return GridBatch(out, xp.where(count > 0, 1, 0).astype(xp.int32), count)
 
 

@@ -18,7 +18,7 @@ from ..kernels import colour_counts, gather, memo
 from . import reference as ref
 from .colour import C
 from .geometry import bbox_params
-from .objects import labels
+from .objects import object_slots
 from .registry import Param, family
 
 _SPAN = 2 * MAX + 1  # relative column -30..30
@@ -31,21 +31,6 @@ def _mix(xp, x, salt: int):
     z = (z ^ (z >> xp.uint64(30))) * xp.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> xp.uint64(27))) * xp.uint64(0x94D049BB133111EB)
     return ((z ^ (z >> xp.uint64(31))) >> xp.uint64(33)).astype(xp.float64)
-
-
-def _slots(g: GridBatch, conn: int, multi: bool):
-    """(label [B, 900], root cell of each of the first 30 objects [B, 30] (-1: none), object count [B])."""
-    def compute():
-        xp = g.xp
-        n = len(g)
-        lab = labels(g, conn, multi, False)
-        is_root = lab == xp.arange(CELLS, dtype=lab.dtype)
-        rank = xp.cumsum(is_root, axis=1, dtype=xp.int32) - 1
-        dest = xp.where(is_root & (rank < MAX), xp.arange(n, dtype=xp.int64).reshape(n, 1) * MAX + rank, n * MAX)
-        roots = xp.full(n * MAX + 1, -1, xp.int32)
-        roots[dest.ravel()] = xp.broadcast_to(xp.arange(CELLS, dtype=xp.int32), (n, CELLS)).ravel()
-        return lab, roots[:-1].reshape(n, MAX), is_root.sum(axis=1)
-    return memo(g, ("slots", conn, multi), compute)
 
 
 def _per_object(g: GridBatch, lab, roots, weights):
@@ -70,7 +55,7 @@ def _shape_counts(g: GridBatch, conn: int):
     """For each object slot: how many objects of its grid have its shape (0 for empty slots)."""
     def compute():
         xp = g.xp
-        lab, roots, _ = _slots(g, conn, False)
+        lab, roots, _ = object_slots(g, conn, False)
         cells = xp.arange(CELLS, dtype=xp.int32)
         safe = xp.where(lab >= 0, lab, 0).astype(xp.int32)
         rel = (cells // MAX - safe // MAX) * _SPAN + (cells % MAX - safe % MAX + MAX)
@@ -102,7 +87,7 @@ def crop_pick(g: GridBatch, by: str, conn: int) -> GridBatch:
     """Crop to the single-colour object of the rarest colour in the grid, of a shape no other object has, or
     of the most common shape."""
     xp = g.xp
-    lab, roots, count = _slots(g, conn, False)
+    lab, roots, count = object_slots(g, conn, False)
     if by == "rare":
         colour = xp.take_along_axis(g.data.reshape(len(g), CELLS), xp.maximum(roots, 0), axis=1).astype(xp.int64)
         colour = xp.minimum(colour, PAD - 1)
@@ -117,7 +102,7 @@ def crop_pick(g: GridBatch, by: str, conn: int) -> GridBatch:
 def crop_most(g: GridBatch, c: int) -> GridBatch:
     """Crop to the object (8-connected, of any colours) with the most cells of colour c (invalid with none)."""
     xp = g.xp
-    lab, roots, count = _slots(g, 8, True)
+    lab, roots, count = object_slots(g, 8, True)
     score = _per_object(g, lab, roots, g.data.reshape(len(g), CELLS) == c)
     out = _crop_best(g, lab, roots, count, score)
     some = (xp.where(roots >= 0, score, 0).max(axis=1) > 0)
