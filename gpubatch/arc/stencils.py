@@ -282,6 +282,54 @@ def halves_cuda(g: GridBatch, axis: int, op: int, colour: int) -> GridBatch:
     return out
 
 
+_BOXES_SRC = r"""
+extern "C" __global__ void boxes_fill(const unsigned char* __restrict__ src, const int* __restrict__ hin,
+    const int* __restrict__ win, unsigned char* __restrict__ dst, int* __restrict__ hout,
+    int* __restrict__ wout) {
+  // one block per grid: each colour's bounding box and cell count in shared memory, then every cell
+  __shared__ int lo_r[10], hi_r[10], lo_c[10], hi_c[10], cnt[10];
+  long long b = blockIdx.x;
+  const unsigned char* d = src + b * 900;
+  unsigned char* o = dst + b * 900;
+  int h = hin[b], w = win[b];
+  if (!(h >= 1 && h <= 30 && w >= 1 && w <= 30)) { h = 0; w = 0; }
+  if (threadIdx.x < 10) {
+    lo_r[threadIdx.x] = 99; hi_r[threadIdx.x] = -1; lo_c[threadIdx.x] = 99; hi_c[threadIdx.x] = -1;
+    cnt[threadIdx.x] = 0;
+  }
+  if (threadIdx.x == 0) { hout[b] = h; wout[b] = w; }
+  __syncthreads();
+  for (int c = threadIdx.x; c < 900; c += blockDim.x) {
+    int i = c / 30, j = c - (c / 30) * 30;
+    int v = d[c];
+    if (i < h && j < w && v >= 1 && v <= 9) {
+      atomicMin(&lo_r[v], i); atomicMax(&hi_r[v], i); atomicMin(&lo_c[v], j); atomicMax(&hi_c[v], j);
+      atomicAdd(&cnt[v], 1);
+    }
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < 900; c += blockDim.x) {
+    int i = c / 30, j = c - (c / 30) * 30;
+    unsigned char v = d[c];
+    if (i >= h || j >= w) { o[c] = 10; continue; }
+    if (v == 0)
+      for (int k = 1; k <= 9; ++k)
+        if (cnt[k] >= 2 && i >= lo_r[k] && i <= hi_r[k] && j >= lo_c[k] && j <= hi_c[k]) { v = k; break; }
+    o[c] = v;
+  }
+}
+"""
+
+
+def boxes_cuda(g: GridBatch) -> GridBatch:
+    """`other.boxes` with one thread block per grid (CuPy only)."""
+    out, (data, h, w) = _args(g)
+    n = len(g)
+    if n:
+        _compiled("boxes_fill", _BOXES_SRC)((n,), (128,), (data, h, w, out.data, out.h, out.w))
+    return out
+
+
 def finish_cuda(src: GridBatch, out: GridBatch) -> GridBatch:
     """`registry.finish` in one pass: invalidate bad results, PAD outside each grid (CuPy only)."""
     import cupy

@@ -8,7 +8,7 @@ from ..grids import MAX, PAD, GridBatch
 from ..kernels import background, gather, memo
 from ..periodic import complete_periodic
 from ..restore import restored
-from ..stencils import gravity_cuda, stencil
+from ..stencils import boxes_cuda, gravity_cuda, stencil
 from . import reference as ref
 from .colour import COLOURS, C
 from .geometry import bbox_params
@@ -143,11 +143,13 @@ def outline(g: GridBatch, c: int) -> GridBatch:
     return finish(g, GridBatch(xp.where(memo(g, ("outline",), ring), c, g.data).astype(xp.uint8), g.h, g.w))
 
 
-@family("boxes", "other", ref.boxes)
+@family("boxes", "other", ref.boxes, padded=True)
 def boxes(g: GridBatch) -> GridBatch:
     """0 cells inside the bounding box of a colour's cells (two or more) take that colour, smaller colours
     first (`56ff96f3`: two corners of each rectangle given)."""
     xp, d = g.xp, g.data
+    if xp is not np:
+        return boxes_cuda(g)
     out = d
     r = xp.arange(MAX).reshape(1, MAX)
     for c in range(1, 10):
@@ -159,7 +161,7 @@ def boxes(g: GridBatch) -> GridBatch:
         in_r = (r >= lo_r[:, None]) & (r <= hi_r[:, None]) & two[:, None]
         in_c = (r >= lo_c[:, None]) & (r <= hi_c[:, None])
         out = xp.where(in_r[:, :, None] & in_c[:, None, :] & (out == 0), xp.uint8(c), out)
-    return GridBatch(out, g.h, g.w)
+    return finish(g, GridBatch(out, g.h, g.w))
 
 
 @family("hollow", "other", ref.hollow, padded=True)
