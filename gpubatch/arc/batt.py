@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
-from .programs import Program
 from .fits import FitRecord
+from .programs import Program
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
 from .tasks import Task
 

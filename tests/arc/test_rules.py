@@ -180,3 +180,18 @@ def test_cupy_equals_numpy_on_arc_inputs(kind):
         assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
         fits += int(ok.sum())
     assert fits >= 2  # every kind fits some training tasks
+
+
+@pytest.mark.gpu
+def test_cupy_rule_fits_with_no_fit_and_with_only_complete_fits():
+    """The corner cases of one call: no state fits (no demo cell is read), or every test cell was seen."""
+    import cupy
+
+    halo = [_halo(5, [(1, 1), (3, 3)]), _halo(5, [(0, 2), (2, 0), (4, 4)]), _halo(5, [(2, 2), (0, 4), (4, 0)])]
+    cases = ((halo, [_halo(5, [(0, 0), (3, 2)])[0]]), ([([[0, 1]], [[0], [1]])], [[[0, 1]]]))
+    for pairs, tests in cases:
+        C, tg, demo = _task_batch(pairs, tests)
+        ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "nbhd")
+        ok_d, unseen_d, pred_d = rule_fits(C.to(cupy), cupy.asarray([0]), tg.to(cupy), cupy.asarray(demo), "nbhd")
+        assert ok.tolist() == cupy.asnumpy(ok_d).tolist() and unseen.tolist() == cupy.asnumpy(unseen_d).tolist()
+        assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
