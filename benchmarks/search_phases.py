@@ -17,7 +17,7 @@ from gpubatch.arc.search import GroupSearch, SearchConfig
 from gpubatch.arc.tasks import load_tasks
 from gpubatch.engine.backend import cupy_backend
 
-PHASES = ("check_level0", "expand", "materialize", "_record", "_next_level")
+PHASES = ("check_level0", "expand", "materialize", "_record", "_next_level", "check_rules")
 
 
 def _timed(name: str, totals: dict) -> None:

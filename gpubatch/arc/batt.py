@@ -109,8 +109,7 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
 # rather than after them gained a task (bb43febb) and lost none.
 def _rank_key(f: FitRecord) -> tuple:
     group = 2 if f.unseen else 1 if f.cmap is not None else 0
-    length = f.level + (f.learned is not None)
-    return (group, f.unseen, length, f.rule is not None, -f.votes,
+    return (group, f.unseen, f.length, f.rule is not None, -f.votes,
             (f.order,) if f.path is None else (f.path[2], f.path[1]))
 
 
@@ -121,7 +120,7 @@ def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -
         text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
         if f.learned is not None:
             text = (text + " | " if text != "identity" else "") + f.learned
-        fits.append(Fit(text, f.level + (f.learned is not None), f.votes))
+        fits.append(Fit(text, f.length, f.votes))
     n_test = len(st.task.test_inputs)
     preds = []
     for i in range(n_test):

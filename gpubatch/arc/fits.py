@@ -33,6 +33,11 @@ class FitRecord:
     unseen: int = 0  # a rule fit's test cells whose feature no demo showed (kept as they are): a partial fit
 
     @property
+    def length(self) -> int:
+        """Steps of the fit's program; a learned last step (colour map, rule) counts as one."""
+        return self.level + (self.learned is not None)
+
+    @property
     def learned(self) -> str | None:
         """The learned last step's text, if the fit has one (`cmap(m=3>4)`, `rule(f=nbhd)`)."""
         if self.cmap is not None:

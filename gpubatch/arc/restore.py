@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from .grids import CELLS, MAX, PAD, GridBatch
-from .kernels import _compiled
+from .kernels import _compiled, memo
 
 OFFSET = 3
 ROUNDS = 3
@@ -51,10 +51,7 @@ def image(kind: str, o: int, p: int, i, j, h, w):
 
 def restore(g: GridBatch, c: int) -> tuple:
     """(restored data [B, 900], ok [B]): see the module docstring; memoized on the batch per colour."""
-    key = ("restore", c)
-    if key not in g.memo:
-        g.memo[key] = _restore(g, c)
-    return g.memo[key]
+    return memo(g, ("restore", c), lambda: _restore(g, c))
 
 
 def _restore(g: GridBatch, c: int) -> tuple:

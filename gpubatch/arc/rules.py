@@ -136,6 +136,17 @@ def features(g: GridBatch, kind: str):
     raise ValueError(f"unknown rule feature {kind!r}; expected one of {', '.join(KINDS)}")
 
 
+def shaped(C: GridBatch, task, targets: GridBatch, demo):
+    """bool [n * K]: rows of `C` that are valid and, on demo rows, have their target's shape (a state can fit
+    up to a rule only if all its K rows do)."""
+    xp = C.xp
+    K = demo.shape[1]
+    n = len(C) // K
+    trows = (xp.asarray(task).astype(xp.int64).reshape(n, 1) * K + xp.arange(K)).reshape(-1)
+    same = (C.h == targets.h[trows]) & (C.w == targets.w[trows])
+    return (C.h > 0) & (~demo[task].reshape(-1) | same)
+
+
 def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
     """(ok[n], unseen[n], predicted): whether each state of `C` ([n * K] grids, state-major; `task[n]`
     indexes `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to a rule of `kind`, how many
@@ -150,9 +161,7 @@ def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
     task = xp.asarray(task).astype(xp.int64)
     trows = (task.reshape(n, 1) * K + xp.arange(K)).reshape(-1)
     is_demo = demo[task].reshape(-1)
-    th, tw = targets.h[trows], targets.w[trows]
-    row_ok = (C.h > 0) & (~is_demo | ((C.h == th) & (C.w == tw)))
-    ok = row_ok.reshape(n, K).all(axis=1)
+    ok = shaped(C, task, targets, demo).reshape(n, K).all(axis=1)
     r = xp.arange(MAX)
     inside = (r[None, :, None] < C.h[:, None, None]) & (r[None, None, :] < C.w[:, None, None])
     state = xp.repeat(xp.arange(n, dtype=xp.int64), K)

@@ -25,6 +25,7 @@ from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
 from .programs import Program
+from .rules import shaped
 from .statescore import Targets, score_states
 from .tasks import Task
 
@@ -197,10 +198,8 @@ class GroupSearch(FitBook):
             marks.mark(0)
             ids = np.arange(start, min(len(lv.task), start + chunk))
             G = self.materialize(level, ids)
-            trows = self.rows(xp.asarray(lv.task[ids]))
-            same = (G.h == tg.grids.h[trows]) & (G.w == tg.grids.w[trows])
-            shaped = (G.h > 0) & (~tg.demo.reshape(-1)[trows] | same)
-            k = np.flatnonzero(host(xp, shaped.reshape(-1, K).all(axis=1)))
+            fit_shape = shaped(G, xp.asarray(lv.task[ids]), tg.grids, tg.demo).reshape(-1, K).all(axis=1)
+            k = np.flatnonzero(host(xp, fit_shape))
             if len(k):
                 sub = ids[k]
                 paths = [(level, int(lv.parent[i]), int(lv.prim[i])) for i in sub]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..grids import MAX, PAD, GridBatch
-from ..kernels import background, gather, memo
+from ..kernels import background, colour_counts, gather, memo
 from ..periodic import complete_periodic
 from ..restore import restored
 from ..stencils import boxes_cuda, gravity_cuda, stencil
@@ -150,17 +150,12 @@ def boxes(g: GridBatch) -> GridBatch:
     xp, d = g.xp, g.data
     if xp is not np:
         return boxes_cuda(g)
-    out = d
+    out, counts = d, colour_counts(g)
     r = xp.arange(MAX).reshape(1, MAX)
-    for c in range(1, 10):
-        m = d == c
-        rows, cols = m.any(axis=2), m.any(axis=1)  # [B, 30] each
-        lo_r, hi_r = xp.argmax(rows, axis=1), MAX - 1 - xp.argmax(rows[:, ::-1], axis=1)
-        lo_c, hi_c = xp.argmax(cols, axis=1), MAX - 1 - xp.argmax(cols[:, ::-1], axis=1)
-        two = m.sum(axis=(1, 2)) >= 2
-        in_r = (r >= lo_r[:, None]) & (r <= hi_r[:, None]) & two[:, None]
-        in_c = (r >= lo_c[:, None]) & (r <= hi_c[:, None])
-        out = xp.where(in_r[:, :, None] & in_c[:, None, :] & (out == 0), xp.uint8(c), out)
+    for c in range(1, 10):  # a box of height 0 where colour c has fewer than two cells
+        top, left, bh, bw = bbox_params(xp, d == c, counts[:, c] >= 2).T.reshape(4, -1, 1)
+        inside = ((r >= top) & (r < top + bh))[:, :, None] & ((r >= left) & (r < left + bw))[:, None, :]
+        out = xp.where(inside & (out == 0), xp.uint8(c), out)
     return finish(g, GridBatch(out, g.h, g.w))
 
 

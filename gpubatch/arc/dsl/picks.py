@@ -6,8 +6,8 @@ their first cells; ties go to the first. Grids with more than 30 objects give no
 once: per-component sums by one `bincount` (a scatter-add on the GPU), a shape as two sums of per-cell
 pseudo-random numbers of the cell's place relative to the component's first cell (equal shapes give equal
 sums; different shapes equal ones with negligible odds), then a [B, 30, 30] comparison of the objects of
-each grid. crop_most (ten
-colours, one weighted `bincount` each) is meant for a task's inputs: the search applies it at depth 1 only.
+each grid. crop_most (ten colours, one weighted `bincount` each) is meant for a task's inputs: the search
+applies it at depth 1 only.
 """
 from __future__ import annotations
 
