@@ -1,7 +1,9 @@
-"""A content-hash cache of parsed tensors: an unchanged file is not parsed again.
+"""Content-keyed caches of parsed tensors and of finished per-file reports: an unchanged file is not parsed again.
 
-One file per entry: the header's length, a JSON header, then the node table. Entries are keyed by the file's SHA-256, the Python version and the tensor format version; a corrupt or
-mismatched entry is deleted and the file parsed again, never trusted.
+Every entry carries a BLAKE2b checksum of its bytes and is keyed by everything that shapes it: the file's SHA-256,
+the Python version, the tensor format version and, for reports, the policy and the per-file ignores that apply
+to the file's path. A damaged, mismatched or unreadable entry is a miss (the file is parsed again) and an
+unusable cache directory means "no cache": the run never fails because of its cache, and says so once.
 """
 from __future__ import annotations
 
@@ -16,92 +18,155 @@ import numpy as np
 
 from .tensorize import COLUMNS, VERSION, FileTensors
 
+_SUM = 32  # bytes of the BLAKE2b checksum that ends every entry
+DAMAGED = "damaged"  # FileTensors.cache_note of an entry that failed its checks (counted for one warning)
+
+
+def _tag() -> str:
+    return f"{VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def _seal(body: bytes) -> bytes:
+    return body + hashlib.blake2b(body, digest_size=_SUM).digest()
+
+
+def _unseal(blob: bytes) -> bytes:
+    """The body of a sealed entry; ValueError when its checksum does not match (a flipped bit, a torn write)."""
+    body, digest = blob[:-_SUM], blob[-_SUM:]
+    if len(blob) < _SUM or hashlib.blake2b(body, digest_size=_SUM).digest() != digest:
+        raise ValueError("checksum mismatch")
+    return body
+
+
+def _write(entry: Path, data: bytes) -> None:
+    """Atomic write (temporary file, then rename); failures are the caller's to ignore."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, entry)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _discard(entry: Path) -> None:
+    """Remove a bad entry if we can; one we cannot remove is simply never trusted."""
+    try:
+        entry.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def prepare(root: str | os.PathLike) -> str | None:
+    """Make the cache directory usable: created, ignored by git (a `.gitignore` holding `*`, as ruff's and
+    pytest's caches do) and writable. Returns why it is not usable, or None when it is."""
+    root = Path(root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        marker = root / ".gitignore"
+        if not marker.is_file():
+            _write(marker, b"# created by gpubatch: the cache is never committed\n*\n")
+        fd, probe = tempfile.mkstemp(dir=root, suffix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"{root}: {exc.strerror or exc}"
+    return None
+
 
 class TensorCache:
+    """Parsed node tables: [8-byte header length][JSON header][int64 table][checksum] per entry."""
+
     def __init__(self, root: str | os.PathLike) -> None:
         self.root = Path(root)
 
     def _file(self, sha: str) -> Path:
-        tag = f"{VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
-        return self.root / tag / sha[:2] / f"{sha}.bin"
+        return self.root / _tag() / sha[:2] / f"{sha}.bin"
 
     def lookup(self, path: str, max_bytes: int) -> FileTensors | None:
-        try:
-            data = open(path, "rb").read(max_bytes + 1)
-        except OSError:
+        from .tensorize import read_source
+
+        data, sha, error = read_source(path, max_bytes)
+        if error is not None or data is None or len(data) > max_bytes:
             return None
-        if len(data) > max_bytes:
-            return None
-        return self.lookup_sha(path, hashlib.sha256(data).hexdigest())
+        return self.lookup_sha(path, sha)
 
     def lookup_sha(self, path: str, sha: str) -> FileTensors | None:
+        """The cached tensors of this content; None on a miss. A damaged entry is removed and reported as
+        None with `self.damaged` set."""
+        self.damaged = False
         entry = self._file(sha)
-        if not entry.is_file():
-            return None
         try:
             blob = entry.read_bytes()
-            head = int.from_bytes(blob[:8], "little")
-            meta = json.loads(blob[8:8 + head].decode())
-            table = np.frombuffer(blob, dtype="<i8", offset=8 + head).reshape(meta["n"], len(COLUMNS))
-            nodes = {c: table[:, k] for k, c in enumerate(COLUMNS)}
+        except OSError:
+            return None
+        try:
+            body = _unseal(blob)
+            head = int.from_bytes(body[:8], "little")
+            meta = json.loads(body[8:8 + head].decode())
             if meta["sha"] != sha or meta["columns"] != list(COLUMNS):
                 raise ValueError("stale entry")
+            table = np.frombuffer(body, dtype="<i8", offset=8 + head).reshape(meta["n"], len(COLUMNS))
+            nodes = {c: table[:, k] for k, c in enumerate(COLUMNS)}
+            noqa = {int(k): v for k, v in meta["noqa"].items()}
+            return FileTensors(path, sha, nodes, table, meta["blocks"], noqa, meta["raw"], None, True)
         except Exception:  # noqa: BLE001 - any damage means: parse again
-            entry.unlink(missing_ok=True)
+            self.damaged = True
+            _discard(entry)
             return None
-        ft = FileTensors(path, sha, nodes, table, meta["blocks"], {int(k): v for k, v in meta["noqa"].items()},
-                         meta["raw"], None, True)
-        return ft
 
-    def store(self, ft: FileTensors) -> None:
-        entry = self._file(ft.sha)
+    def store(self, ft: FileTensors) -> bool:
+        """Write one entry; False when the cache could not take it (only costs time)."""
         meta = {"sha": ft.sha, "n": len(ft.nodes["kind"]), "columns": list(COLUMNS), "blocks": ft.blocks,
                 "noqa": ft.noqa, "raw": ft.raw}
         head = json.dumps(meta).encode()
         table = np.ascontiguousarray(ft.table, dtype="<i8")
         try:
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:  # [8-byte header length][JSON header][int64 node table]
-                fh.write(len(head).to_bytes(8, "little") + head + table.tobytes())
-            os.replace(tmp, entry)
+            _write(self._file(ft.sha), _seal(len(head).to_bytes(8, "little") + head + table.tobytes()))
+            return True
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            return False
 
 
 class ResultCache:
-    """Finished per-file reports keyed by content and by the policy that produced them (rules, thresholds):
-    a warm run over an unchanged tree reads these and computes nothing."""
+    """Finished per-file reports keyed by content, by the policy that produced them (rules, thresholds) and
+    by the part of the policy that depends on the file's path (per-file ignores): a warm run over an
+    unchanged tree reads these and computes nothing."""
 
     def __init__(self, root: str | os.PathLike, policy_key: str) -> None:
-        tag = f"{VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
-        self.root = Path(root) / tag / "results" / policy_key
+        self.root = Path(root) / _tag() / "results" / policy_key
 
-    def lookup(self, sha: str) -> dict | None:
-        entry = self.root / sha[:2] / f"{sha}.json"
+    def _file(self, sha: str, path_key: str) -> Path:
+        return self.root / sha[:2] / (f"{sha}-{path_key}.json" if path_key else f"{sha}.json")
+
+    def lookup(self, sha: str, path_key: str = "") -> dict | None:
+        self.damaged = False
+        entry = self._file(sha, path_key)
         try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
-            if data.get("sha") != sha:
+            blob = entry.read_bytes()
+        except OSError:
+            return None
+        try:
+            data = json.loads(_unseal(blob).decode("utf-8"))
+            if data.get("sha") != sha or data.get("path_key", "") != path_key:
                 raise ValueError("stale entry")
             return data
-        except FileNotFoundError:
-            return None
         except Exception:  # noqa: BLE001 - damaged: recompute
-            entry.unlink(missing_ok=True)
+            self.damaged = True
+            _discard(entry)
             return None
 
-    def store(self, sha: str, report: dict) -> None:
-        entry = self.root / sha[:2] / f"{sha}.json"
+    def store(self, sha: str, report: dict, path_key: str = "") -> bool:
         try:
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({**report, "sha": sha}, fh)
-            os.replace(tmp, entry)
-        except OSError:
-            pass
+            body = json.dumps({**report, "sha": sha, "path_key": path_key}).encode("utf-8")
+            _write(self._file(sha, path_key), _seal(body))
+            return True
+        except (OSError, ValueError):
+            return False
 
 
 def policy_key(policy) -> str:
-    """A short stable digest of everything that changes a file's report."""
+    """A short stable digest of everything that changes a file's report, whatever its path."""
     return hashlib.sha256(repr(policy).encode()).hexdigest()[:16]

@@ -1,11 +1,13 @@
 """File discovery: paths, include/exclude globs, .gitignore (pathspec), ruff-like default excludes.
 
-Files are yielded one at a time as they are found; symlinks are never followed out of the given roots.
+Files are yielded one at a time as they are found, each real file once; symlinks are never followed out of
+the given roots, and a link loop, FIFO or device under a root is skipped, never read.
 """
 from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -53,26 +55,35 @@ def _matches(rel: str, globs: Iterable[str]) -> bool:
 
 def discover(paths: Iterable[str | os.PathLike], include: Iterable[str] = (), exclude: Iterable[str] = (),
              gitignore: bool = True, default_excludes: bool = True) -> Iterator[Path]:
-    """Python files under `paths` (a file given explicitly is always analysed)."""
+    """Python files under `paths`, each real file once (a path given twice, overlapping roots, links to one
+    file). A file given explicitly is always analysed, even when it is not a regular file (reading it then
+    reports E902); under a directory, only regular files are listed (a FIFO or device never blocks the run),
+    directory links are not followed and a directory reached twice is walked once."""
     include, exclude = list(include), list(exclude)
+    seen_files: set[tuple[int, int]] = set()
+    seen_dirs: set[tuple[int, int]] = set()
     for top in paths:
         top = Path(top)
-        if top.is_file():
-            yield top
+        st = _stat(top)
+        if st is None or not stat.S_ISDIR(st.st_mode):
+            if st is None or _first(st, seen_files):
+                yield top  # missing, a link loop or not regular: reading it reports why
             continue
-        if not top.is_dir():
-            continue
-        root = top.resolve()
+        root = Path(os.path.realpath(top))
         ignored = _gitignore(root) if gitignore else None
         for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
             here = Path(dirpath)
+            dst = _stat(here)
+            if dst is None or not _first(dst, seen_dirs):
+                dirnames[:] = []
+                continue
             keep = []
             for d in sorted(dirnames):
                 full = here / d
                 rel = full.relative_to(top).as_posix()
                 if default_excludes and d in DEFAULT_EXCLUDES or _matches(rel, exclude):
                     continue
-                if full.is_symlink() or ignored and ignored(full.resolve(), True):
+                if full.is_symlink() or ignored and ignored(Path(os.path.realpath(full)), True):
                     continue
                 keep.append(d)
             dirnames[:] = keep
@@ -85,14 +96,34 @@ def discover(paths: Iterable[str | os.PathLike], include: Iterable[str] = (), ex
                     continue
                 if _matches(rel, exclude) or include and not _matches(rel, include):
                     continue
-                if ignored and ignored(full.resolve(), False):
+                if ignored and ignored(Path(os.path.realpath(full)), False):
+                    continue
+                fst = _stat(full)
+                if fst is None or not stat.S_ISREG(fst.st_mode) or not _first(fst, seen_files):
                     continue
                 yield full
 
 
+def _stat(path: Path) -> os.stat_result | None:
+    """`os.stat` following links; None for a missing file, a dangling link or a link loop."""
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
+def _first(st: os.stat_result, seen: set[tuple[int, int]]) -> bool:
+    """True the first time this real file or directory (device, inode) is met."""
+    key = (st.st_dev, st.st_ino)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
 def _inside(path: Path, root: Path) -> bool:
     try:
-        path.resolve().relative_to(root)
+        Path(os.path.realpath(path)).relative_to(root)
         return True
     except ValueError:
         return False

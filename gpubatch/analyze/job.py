@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import hashlib
 import itertools
 import os
 import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..engine import BatchExecutor, BatchOp
+from ..engine.procs import close_pool, worker_pool
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
-from .cache import ResultCache, TensorCache, policy_key
+from .cache import DAMAGED, ResultCache, TensorCache, policy_key, prepare as prepare_cache
 from .tensorize import FileTensors, read_source, tensorize_bytes
 
 SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
@@ -68,6 +69,7 @@ class FileReport:
 class AnalyzeResult:
     files: list[FileReport] = field(default_factory=list)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # what the run could not do (cache), said once each
 
     @property
     def findings(self) -> list[Finding]:
@@ -92,6 +94,12 @@ class Policy:
                 return False
         return True
 
+    def path_key(self, path: str) -> str:
+        """A digest of the per-file ignores that apply to `path` ("" when none does): cached reports of the
+        same content are shared only between paths that the policy treats alike."""
+        hit = [(glob, codes) for glob, codes in self.per_file_ignores if fnmatch.fnmatch(path, glob)]
+        return hashlib.sha256(repr(hit).encode()).hexdigest()[:12] if hit else ""
+
     def level(self, code: str) -> str:
         return dict(self.severity).get(code, SEVERITY.get(code, "warning"))
 
@@ -109,7 +117,7 @@ def _analyze_batch(files: list[FileTensors], backend, policy: Policy, cache_dir:
             continue
         rep = next(done)
         if results is not None and ft.sha and ft.error is None:
-            results.store(ft.sha, _to_dict(rep))
+            results.store(ft.sha, _to_dict(rep), policy.path_key(ft.path))
         out.append(rep)
     return out
 
@@ -196,55 +204,108 @@ def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
     return codes is None or (codes and not any(f.code.startswith(c) for c in codes))
 
 
-def _parse_one(path: str, max_bytes: int, cache_dir: str | None, key: str | None = None) -> FileTensors:
+def _parse_one(path: str, max_bytes: int, cache_dir: str | None, key: str | None = None,
+               path_key: str = "") -> FileTensors:
     """Worker: a cached report, else cached tensors, else parse (and cache the tensors)."""
     data, sha, error = read_source(path, max_bytes)
+    damaged = False
     if cache_dir and data is not None and len(data) <= max_bytes:
         if key is not None:
-            hit = ResultCache(cache_dir, key).lookup(sha)
+            results = ResultCache(cache_dir, key)
+            hit = results.lookup(sha, path_key)
             if hit is not None:
                 return FileTensors(path, sha, cached=True, result=hit)
-        tensors = TensorCache(cache_dir).lookup_sha(path, sha)
-        if tensors is not None:
-            return tensors
+            damaged = results.damaged
+        tensors = TensorCache(cache_dir)
+        hit_t = tensors.lookup_sha(path, sha)
+        if hit_t is not None:
+            hit_t.cache_note = DAMAGED if damaged else None
+            return hit_t
+        damaged = damaged or tensors.damaged
     ft = tensorize_bytes(path, data, sha, error, max_bytes)
-    if cache_dir and ft.error is None:
-        TensorCache(cache_dir).store(ft)
+    if cache_dir and ft.error is None and not TensorCache(cache_dir).store(ft):
+        ft.cache_note = "cannot write entries"
+    if damaged:
+        ft.cache_note = DAMAGED
     return ft
 
 
-def _parse_many(paths: list[str], max_bytes: int, cache_dir: str | None, key: str | None) -> list[FileTensors]:
-    return [_parse_one(p, max_bytes, cache_dir, key) for p in paths]
+def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | None, key: str | None
+                ) -> list[FileTensors]:
+    return [_parse_one(p, max_bytes, cache_dir, key, pk) for p, pk in paths]
 
 
-def parsed(paths: Iterable[Path], jobs: int, max_bytes: int, cache_dir: str | None,
+def parsed(paths: Iterable[tuple[str, str]], jobs: int, max_bytes: int, cache_dir: str | None,
            chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
-    """Parse files in a process pool, in order, with a bounded number of chunks in flight (so a large
-    tree is never all in memory)."""
-    names = (str(p) for p in paths)
+    """Parse `(path, path_key)` pairs in a process pool, in order, with a bounded number of chunks in flight
+    (so a large tree is never all in memory). The pool starts with the first chunk and its workers are ended
+    at once if the run fails or is interrupted."""
+    names = iter(paths)
     if jobs <= 1:
-        for name in names:
-            yield _parse_one(name, max_bytes, cache_dir, key)
+        for name, pk in names:
+            yield _parse_one(name, max_bytes, cache_dir, key, pk)
         return
-    with ProcessPoolExecutor(jobs) as pool:
-        pending: deque = deque()
-        while True:
+    first = list(itertools.islice(names, chunk))
+    if not first:
+        return
+    pool = worker_pool(jobs, method=None)
+    failed = True
+    try:
+        pending: deque = deque([pool.submit(_parse_many, first, max_bytes, cache_dir, key)])
+        while pending:
             batch = list(itertools.islice(names, chunk))
             if batch:
                 pending.append(pool.submit(_parse_many, batch, max_bytes, cache_dir, key))
-            if not pending:
-                return
             if len(pending) >= 4 * jobs or not batch:
                 yield from pending.popleft().result()
+        failed = False
+    finally:
+        close_pool(pool, failed)
+
+
+@dataclass
+class CacheTally:
+    """What the cache could not do in this run, for one warning at the end."""
+
+    damaged: int = 0
+    unwritable: int = 0
+
+    def see(self, ft: FileTensors) -> FileTensors:
+        if ft.cache_note == DAMAGED:
+            self.damaged += 1
+        elif ft.cache_note:
+            self.unwritable += 1
+        return ft
+
+    def warnings(self, cache_dir: str) -> list[str]:
+        out = []
+        if self.damaged:
+            out.append(f"{self.damaged} damaged cache entries in {cache_dir} were ignored (the files were parsed "
+                       "again)")
+        if self.unwritable:
+            out.append(f"the cache in {cache_dir} could not store {self.unwritable} entries (only costs time)")
+        return out
 
 
 def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, jobs: int = 0,
                 max_bytes: int = 4_000_000, cache_dir: str | None = None) -> AnalyzeResult:
+    """Analyse every file of `paths`. An unusable cache directory means no cache and one warning in
+    `AnalyzeResult.warnings`, never a failed run."""
     t0 = time.perf_counter()
+    res = AnalyzeResult()
+    if cache_dir:
+        why = prepare_cache(cache_dir)
+        if why is not None:
+            res.warnings.append(f"cache disabled: {why}")
+            cache_dir = None
     jobs = jobs or os.cpu_count() or 1
     op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy, cache_dir=cache_dir))
-    res = AnalyzeResult()
     key = policy_key(policy) if cache_dir else None
-    res.files = executor.run_all(op, parsed(paths, jobs, max_bytes, cache_dir, key=key), label="files")
+    tally = CacheTally()
+    named = ((str(p), policy.path_key(str(p))) for p in paths)
+    stream = (tally.see(ft) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
+    res.files = executor.run_all(op, stream, label="files")
+    if cache_dir:
+        res.warnings += tally.warnings(cache_dir)
     res.seconds = time.perf_counter() - t0
     return res

@@ -9,9 +9,12 @@ a record with an error, not an exception.
 from __future__ import annotations
 
 import ast
+import errno
 import gc
 import hashlib
 import io
+import os
+import stat
 import sys
 import tokenize
 from dataclasses import dataclass, field
@@ -49,6 +52,7 @@ class FileTensors:
     error: tuple | None = None  # (code, message, line, col)
     cached: bool = False
     result: dict | None = None  # a cached report of this content under the same policy: nothing to compute
+    cache_note: str | None = None  # why the cache could not serve or take this file (one warning per run)
 
     def __getstate__(self) -> dict:
         """Workers send the table once: the column views in `nodes` would each be pickled as a copy."""
@@ -227,10 +231,27 @@ def _params(args: ast.arguments) -> int:
 def read_source(path: str, max_bytes: int) -> tuple[bytes | None, str, tuple | None]:
     """(bytes, sha256, error): at most max_bytes + 1 bytes are read."""
     try:
-        data = open(path, "rb").read(max_bytes + 1)
+        data = read_regular(path, max_bytes + 1)
     except OSError as exc:
         return None, "", ("E902", f"cannot read file: {exc.strerror or exc}", 1, 0)
+    except ValueError as exc:  # a NUL in the name
+        return None, "", ("E902", f"cannot read file: {exc}", 1, 0)
     return data, hashlib.sha256(data).hexdigest(), None
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file. Opened without blocking and checked on the open descriptor, so a
+    FIFO or device is refused (OSError) instead of hanging the run, even if it replaced the file after discovery."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit)
+    finally:
+        os.close(fd)
 
 
 def tensorize(path: str, max_bytes: int = 4_000_000) -> FileTensors:

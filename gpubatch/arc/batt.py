@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -58,6 +58,7 @@ class BattSummary:
     skipped: int = 0
     failed: int = 0
     start_seconds: float = 0.0  # readying the devices (workers, kernels) before the timed search
+    stopped: tuple[tuple[str, int], ...] = ()  # (reason, tasks): tasks whose search a budget cut short
 
     @property
     def accuracy(self) -> float:
@@ -206,9 +207,10 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     results: list = [None] * len(tasks)
     dealt = [tasks[i] for i in order]
     for i, res in zip(order, executor.run_all(op, dealt, total=len(tasks), label="tasks", sizes=sizes)):
-        if isinstance(res, ItemFailure):
+        if isinstance(res, ItemFailure):  # a failed task scores 0 of its test outputs: it stays in the denominator
             task = tasks[i]
-            res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), None, 0, 0, 0.0, None,
+            wrong = None if task.test_outputs is None else tuple(False for _ in task.test_inputs)
+            res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), wrong, 0, 0, 0.0, None,
                              error=f"{res.kind}: {res.error}")
         results[i] = res
     return results, time.perf_counter() - t0, start
@@ -230,8 +232,10 @@ def summarize(results: list[TaskResult], seconds: float, skipped: int = 0, start
     outs = sum(len(r.correct) for r in results if r.correct is not None)
     right = sum(sum(r.correct) for r in results if r.correct is not None)
     overfit = sum(1 for r in results if r.fits and r.correct is not None and not all(r.correct))
+    stops = Counter(r.stopped for r in results if r.stopped)
     return BattSummary(len(results), sum(r.demo_fit for r in results), outs, right, overfit, seconds,
-                       sum(r.evaluations for r in results), skipped, sum(1 for r in results if r.error), start)
+                       sum(r.evaluations for r in results), skipped, sum(1 for r in results if r.error), start,
+                       tuple(sorted(stops.items())))
 
 
 def submission(tasks: list[Task], results: list[TaskResult]) -> dict:

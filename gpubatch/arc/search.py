@@ -27,10 +27,12 @@ from .grids import CELLS, GridBatch
 from .programs import Program
 from .rules import shaped
 from .statescore import Targets, score_states
-from .tasks import Task
+from .tasks import MAX_GRIDS, Task
 
 RULE_STATES = 16_384  # states per rule_fits call: each holds a few int64 feature arrays of its K grids
-_MULT = (np.random.default_rng(7).integers(1, 2**62, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1))
+# odd position multipliers of the state key, one per grid of a task (the first 64 as they always were)
+_MULT = np.concatenate([np.random.default_rng(seed).integers(1, 2**62, size=n, dtype=np.uint64) for seed, n in
+                        ((7, 64), (8, MAX_GRIDS - 64))]) * np.uint64(2) + np.uint64(1)
 
 
 @dataclass(frozen=True)
@@ -141,9 +143,7 @@ class GroupSearch(FitBook):
         chunk = max(1, cfg.chunk_grids // K)
         n = len(lv.task)
         for start in range(0, n, chunk):
-            if time.perf_counter() - self.t0 > cfg.time_budget_s:
-                for st in self.ts:
-                    st.stopped = st.stopped or "time budget"
+            if self.out_of_time():
                 return False
             ids = np.arange(start, min(n, start + chunk))
             if self.status is not None:
@@ -160,6 +160,8 @@ class GroupSearch(FitBook):
                 exact[skip_rows], valid[skip_rows], mapped[skip_rows] = False, False, False
             for pi, prim in enumerate(self.prims):  # no host round trip inside this loop: the device runs ahead
                 marks.mark(pi)
+                if pi % 16 == 15 and self.out_of_time():
+                    return False
                 if pi in skip:
                     continue
                 score_states(prim(G), task_d, self.targets, self.map_open,
@@ -187,6 +189,15 @@ class GroupSearch(FitBook):
                 self.check_rules(1)
         return True
 
+    def out_of_time(self) -> bool:
+        """True, and every task marked stopped, once the run's time budget is spent (checked between chunks and
+        every few primitives, so a budget is kept to within a fraction of a second)."""
+        if time.perf_counter() - self.t0 <= self.cfg.time_budget_s:
+            return False
+        for st in self.ts:
+            st.stopped = st.stopped or "time budget"
+        return True
+
     def check_rules(self, level: int) -> None:
         """Fits up to a local rule among the states of `level` (programs one step shorter than the depth
         allows, the rule being the last step) whose demo grids have their targets' shapes."""
@@ -195,6 +206,8 @@ class GroupSearch(FitBook):
         chunk = max(1, min(RULE_STATES, self.cfg.chunk_grids // K))
         marks = Timeline(self.backend, 1)
         for start in range(0, len(lv.task), chunk):
+            if self.out_of_time():
+                return
             marks.mark(0)
             ids = np.arange(start, min(len(lv.task), start + chunk))
             G = self.materialize(level, ids)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 Grid = tuple[tuple[int, ...], ...]
+MAX_GRIDS = 1000  # demos plus test inputs of one task (the search keys a state by all of its grids)
 
 DATASETS = {"arc1-train": ("arcagi", "train"), "arc1-eval": ("arcagi", "eval"),
             "arc2-train": ("arcagi2", "train"), "arc2-eval": ("arcagi2", "eval")}
@@ -32,8 +33,12 @@ class Task:
 
 @dataclass(frozen=True)
 class TaskProblem:
+    """A task that could not be used as given: skipped (`kind` "skipped"), or run without scoring because its
+    solutions entry is bad ("unscored")."""
+
     id: str
     error: str
+    kind: str = "skipped"
 
 
 def check_grid(g: Any, where: str) -> Grid:
@@ -78,10 +83,30 @@ def parse_task(task_id: str, raw: Any, outputs: list | None = None) -> Task:
         if not isinstance(pair, dict) or "input" not in pair:
             raise ValueError(f"test[{k}]: needs 'input'")
         inputs.append(check_grid(pair["input"], f"test[{k}].input"))
-        out = pair.get("output") if outputs is None else (outputs[k] if k < len(outputs) else None)
-        outs.append(None if out is None else check_grid(out, f"test[{k}].output"))
+        if outputs is None:
+            out = pair.get("output")
+            outs.append(None if out is None else check_grid(out, f"test[{k}].output"))
+    if len(pairs) + len(inputs) > MAX_GRIDS:
+        raise ValueError(f"{len(pairs)} demos and {len(inputs)} test inputs: at most {MAX_GRIDS} grids a task")
+    if outputs is not None:
+        return Task(task_id, tuple(pairs), tuple(inputs), check_solutions(outputs, len(inputs)))
     has_all = all(o is not None for o in outs)
     return Task(task_id, tuple(pairs), tuple(inputs), tuple(outs) if has_all else None)
+
+
+def check_solutions(outputs: Any, n_test: int) -> tuple[Grid, ...]:
+    """A Kaggle solutions entry: one grid per test input. Raises SolutionError (the task itself is fine)."""
+    if not isinstance(outputs, list) or len(outputs) != n_test:
+        got = f"{len(outputs)} grids" if isinstance(outputs, list) else f"a {type(outputs).__name__}"
+        raise SolutionError(f"solutions: expected a list of {n_test} grids, got {got}")
+    try:
+        return tuple(check_grid(g, f"solutions[{k}]") for k, g in enumerate(outputs))
+    except ValueError as exc:
+        raise SolutionError(str(exc)) from None
+
+
+class SolutionError(ValueError):
+    """A task's separate solutions entry is unusable: the task runs, unscored."""
 
 
 def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
@@ -98,17 +123,23 @@ def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
     if path.is_dir():
         for f in sorted(path.glob("*.json")):
             try:
-                yield f.stem, json.loads(f.read_text(encoding="utf-8")), None
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                yield f.stem, _read_json(f), None
+            except TaskSourceError as exc:
                 yield f.stem, exc, None
         return
     if path.is_file():
         data = _read_json(path)
         if path.name.endswith("_challenges.json"):
+            if not isinstance(data, dict):
+                raise TaskSourceError(f"{path}: expected a JSON object of tasks by id, got a {type(data).__name__}")
             sol_path = path.with_name(path.name.replace("_challenges.json", "_solutions.json"))
             solutions = _read_json(sol_path) if sol_path.is_file() else {}
+            if not isinstance(solutions, dict):
+                yield "", TaskSourceError(f"{sol_path}: expected a JSON object of solutions by task id, got a "
+                                          f"{type(solutions).__name__}; no task is scored"), None
+                solutions = {}
             for tid, raw in data.items():
-                yield tid, raw, solutions.get(tid)
+                yield tid, raw, solutions.get(tid, _NONE)
         elif isinstance(data, dict) and "train" in data and isinstance(data["train"], list):
             yield path.stem, data, None
         elif isinstance(data, dict):
@@ -121,31 +152,47 @@ def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
     raise TaskSourceError(f"no such dataset or path: {source!r} (datasets: {names}; or a folder or a JSON file)")
 
 
+_NONE: Any = object()  # a Kaggle task without a solutions entry (runs unscored, as on the hidden test set)
+
+
 def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TaskSourceError(f"cannot read {path}: {exc}") from None
+    except RecursionError:
+        raise TaskSourceError(f"cannot read {path}: JSON nested too deeply") from None
 
 
 def load_tasks(source: str, limit: int = 0, ids: Iterable[str] | None = None
                ) -> tuple[list[Task], list[TaskProblem]]:
-    """Tasks sorted by id (first `limit` if > 0, or exactly `ids`), and the problems of those skipped."""
-    wanted = list(ids) if ids else None
-    tasks, problems = [], []
+    """Tasks sorted by id (exactly `ids` when given; then the first `limit` if > 0), and the problems: tasks
+    skipped (unreadable or invalid, or asked for and absent) and tasks run unscored (a bad solutions entry)."""
+    wanted = list(dict.fromkeys(ids)) if ids else None
+    tasks: list[Task] = []
+    problems: list[TaskProblem] = []
+    found: set[str] = set()
     for tid, raw, outputs in sorted(_raw_tasks(source), key=lambda t: t[0]):
+        if isinstance(raw, TaskSourceError) and tid == "":
+            problems.append(TaskProblem("(solutions)", str(raw), "unscored"))
+            continue
         if wanted is not None and tid not in wanted:
             continue
-        if limit and len(tasks) + len(problems) >= limit:
-            break
+        found.add(tid)
+        if limit and len(tasks) + sum(p.kind == "skipped" for p in problems) >= limit:
+            continue
         if isinstance(raw, Exception):
-            problems.append(TaskProblem(tid, f"cannot read: {raw}"))
+            problems.append(TaskProblem(tid, str(raw)))
             continue
         try:
-            tasks.append(parse_task(tid, raw, outputs))
+            tasks.append(parse_task(tid, raw, None if outputs is _NONE else outputs))
+        except SolutionError as exc:
+            tasks.append(parse_task(tid, raw))
+            problems.append(TaskProblem(tid, f"{exc}; the task runs unscored", "unscored"))
         except ValueError as exc:
             problems.append(TaskProblem(tid, str(exc)))
+        except RecursionError:
+            problems.append(TaskProblem(tid, "nested too deeply"))
     if wanted is not None:
-        found = {t.id for t in tasks} | {p.id for p in problems}
         problems += [TaskProblem(t, "no such task in this source") for t in wanted if t not in found]
     return tasks, problems

@@ -1,9 +1,9 @@
 """Benchmark output: a Rich table of summary rows, the JSON with every raw sample, and an optional plot."""
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import asdict
-from pathlib import Path
 
 from .suite import BenchResult, curve, summary_rows
 
@@ -28,8 +28,9 @@ def to_json(res: BenchResult) -> str:
                        "measurements": [m.as_dict() for m in res.measurements]}, indent=1)
 
 
-def plot(res: BenchResult, path: Path) -> None:
-    """Throughput against batch size, one line per case and device (needs matplotlib: the `plot` extra)."""
+def plot(res: BenchResult) -> bytes:
+    """Throughput against batch size as PNG bytes, one line per case and device (needs matplotlib: the `plot`
+    extra); the caller writes them atomically."""
     try:
         import matplotlib
 
@@ -51,4 +52,7 @@ def plot(res: BenchResult, path: Path) -> None:
     ax.set_ylabel("items/s")
     ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120)
+    plt.close(fig)
+    return buf.getvalue()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..engine.procs import adopted, end_processes
 from .cases import Case
 
 
@@ -218,13 +219,16 @@ def multi_gpu(case: Case, batch: int, gpus: int, repeats: int) -> Measurement:
 
     ctx = mp.get_context("spawn")
     barrier, queue = ctx.Barrier(gpus), ctx.Queue()
-    procs = [ctx.Process(target=_multi_worker, args=(case.name, batch, repeats, g, barrier, queue))
-             for g in range(gpus)]
-    for p in procs:
-        p.start()
-    times = [queue.get(timeout=600)[1] for _ in procs]
-    for p in procs:
-        p.join()
+    procs = [ctx.Process(target=adopted, args=(os.getpid(), _multi_worker, case.name, batch, repeats, g, barrier,
+                                               queue)) for g in range(gpus)]
+    try:
+        for p in procs:
+            p.start()
+        times = [queue.get(timeout=600)[1] for _ in procs]
+        for p in procs:
+            p.join(30.0)
+    finally:
+        end_processes(procs)  # after an error or an interrupt: none is left running
     m = Measurement(case.name, case.group, f"cuda:0-{gpus - 1}", "multi_gpu", batch, items=batch * repeats * gpus,
                     bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item,
                     note=f"{gpus} processes, wall of slowest")

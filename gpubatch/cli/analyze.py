@@ -1,11 +1,14 @@
 """`gpubatch analyze PATH...`: batch static analysis of Python trees, for people and for CI."""
+import os
 from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from .common import RunContext, UserError, job_command, write_atomic
+from .common import RunContext, UserError, check_outputs, job_command, write_atomic
+from .output import write_stdout
 
 FAIL_ON = ("never", "info", "warning", "error")
 
@@ -33,7 +36,7 @@ def register(app: typer.Typer) -> None:
         """Metrics (complexity as radon counts it), rules under familiar codes, reports, exit codes."""
         from gpubatch.analyze.batched import Thresholds
         from gpubatch.analyze.discover import discover
-        from gpubatch.analyze.job import LEVELS, Policy, run_analyze
+        from gpubatch.analyze.job import LEVELS, RULES, Policy, run_analyze
         from gpubatch.analyze.report import FORMATS
 
         cfg = run.cfg
@@ -45,6 +48,8 @@ def register(app: typer.Typer) -> None:
         missing = [str(p) for p in paths if not p.exists()]
         if missing:
             raise UserError(f"no such file or directory: {', '.join(missing)}")
+        if output is not None:
+            check_outputs(_sources_near(output, paths), **{"--output": output})
         split = (lambda s: tuple(x.strip().upper() for x in s.split(",") if x.strip()))
         policy = Policy(
             Thresholds(cfg.get("analyze.max_complexity"), cfg.get("analyze.max_function_lines"),
@@ -54,6 +59,8 @@ def register(app: typer.Typer) -> None:
             split(ignore) if ignore else tuple(cfg.get("analyze.ignore")),
             tuple(cfg.get("analyze.severity").items()),
             tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()))
+        for line in unknown_codes(policy, RULES, cfg):
+            run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         files = discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
                          gitignore and cfg.get("analyze.respect_gitignore"),
                          default_excludes and cfg.get("analyze.default_excludes"))
@@ -63,11 +70,13 @@ def register(app: typer.Typer) -> None:
         with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
                                  cfg.get("analyze.max_file_bytes"), cache_dir)
+        for line in result.warnings:
+            run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         report = FORMATS[format_](result)
         if output:
             write_atomic(output, report)
         elif report:
-            typer.echo(report, nl=False)
+            write_stdout(report)
         if format_ == "text" and not run.quiet:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
@@ -94,3 +103,27 @@ def render_summary(run: RunContext, result) -> None:
                         ("most findings", [f"{m['path']} ({m['findings']})" for m in s["most_findings"][:5]])):
         if rows:
             run.err.print(f"{title}: " + "; ".join(rows), highlight=False, markup=False)
+
+
+def _sources_near(output: Path, paths: list[Path]) -> list[Path]:
+    """The analysed files an output path could clobber: the files given, and the output itself when it is a
+    Python file inside a given folder."""
+    out = [p for p in paths if not p.is_dir()]
+    real = Path(os.path.realpath(output))
+    if real.suffix in (".py", ".pyi") and any(p.is_dir() and real.is_relative_to(Path(os.path.realpath(p)))
+                                              for p in paths):
+        out.append(real)
+    return out
+
+
+def unknown_codes(policy, rules: dict, cfg) -> list[str]:
+    """One warning per rule code or prefix in select, ignore, severity or per-file ignores that names no rule
+    (a typo there silently selects or ignores nothing)."""
+    def known(code: str) -> bool:
+        return any(rule.startswith(code) for rule in rules)
+
+    named = [("analyze.select / --select", c) for c in policy.select]
+    named += [("analyze.ignore / --ignore", c) for c in policy.ignore]
+    named += [("analyze.severity", c) for c, _ in policy.severity]
+    named += [(f"analyze.per_file_ignores[{g!r}]", c) for g, codes in policy.per_file_ignores for c in codes]
+    return [f"unknown rule code {c!r} in {where}: it matches no rule" for where, c in named if not known(c)]

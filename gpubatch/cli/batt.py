@@ -4,9 +4,10 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from .common import RunContext, UserError, job_command, write_atomic
+from .common import RunContext, UserError, check_outputs, job_command, write_atomic
 
 
 def list_primitives(as_json: bool) -> str:
@@ -55,6 +56,7 @@ def register(app: typer.Typer) -> None:
         from gpubatch.arc.tasks import TaskSourceError, load_tasks
 
         cfg = run.cfg
+        check_outputs(**{"--submission": submission, "--results": results})
         source = dataset or cfg.get("batt.dataset")
         ids = [t.strip() for t in task_ids.split(",") if t.strip()] if task_ids else None
         try:
@@ -63,22 +65,28 @@ def register(app: typer.Typer) -> None:
         except (ProgramError, TaskSourceError) as exc:
             raise UserError(str(exc)) from None
         for p in problems:
-            run.note(f"[yellow]skipped task {p.id}: {p.error}[/]")
+            what = "skipped task" if p.kind == "skipped" else "unscored task"
+            run.note(f"[yellow]{what} {escape(p.id)}: {escape(p.error)}[/]")
         if not loaded:
             raise UserError(f"no valid tasks to run from {source}")
+        skipped = sum(p.kind == "skipped" for p in problems)
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
         workers = max(1, cfg.get("gpu.count"))  # one batch of all tasks, or one planned piece per device
         with run.executor(initial_size=len(loaded), max_size=len(loaded), min_size=1, dynamic_sizing=False) as ex:
             res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
             device = ex.selection.kind
-        summary = summarize(res, seconds, len(problems), start)
+        summary = summarize(res, seconds, skipped, start)
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
         if results:
             meta = {"dataset": source, "depth": scfg.depth, "device": device, "programs_file": str(programs or "")}
             write_atomic(results, json.dumps(results_json(res, summary, meta), indent=1) + "\n")
         render(run, summary, res)
+        budget = {"time budget": f"batt.time_budget_s = {scfg.time_budget_s:g} s",
+                  "state budget": f"batt.max_states = {scfg.max_states:,}"}
+        for reason, n in summary.stopped:
+            run.note(f"[yellow]{n} of {summary.tasks} tasks stopped early: {reason} ({budget.get(reason, reason)})[/]")
         return 1 if problems or summary.failed else 0
 
 
@@ -89,10 +97,12 @@ def render(run: RunContext, s, results) -> None:
             first = r.fits[0].program if r.fits else "-"
             run.out.print(f"{r.id}: {len(r.fits)} fits, best: {first}{mark}", highlight=False)
     table = Table(title="run-batt", title_justify="left")
-    for col in ("tasks", "demo-fit", "test-correct", "accuracy", "overfit", "skipped", "failed", "start s",
-                "time s", "evals/s"):
+    for col in ("tasks", "demo-fit", "test-correct", "accuracy", "overfit", "skipped", "failed", "stopped",
+                "start s", "time s", "evals/s"):
         table.add_column(col, justify="right")
     acc = f"{100 * s.accuracy:.1f}%" if s.test_outputs else "n/a"
+    stopped = ", ".join(f"{n} {reason}" for reason, n in s.stopped) or "0"
     table.add_row(str(s.tasks), str(s.demo_fit), f"{s.test_correct}/{s.test_outputs}", acc, str(s.overfit),
-                  str(s.skipped), str(s.failed), f"{s.start_seconds:.2f}", f"{s.seconds:.2f}", f"{s.evals_per_s:,.0f}")
+                  str(s.skipped), str(s.failed), stopped, f"{s.start_seconds:.2f}", f"{s.seconds:.2f}",
+                  f"{s.evals_per_s:,.0f}")
     run.out.print(table)

@@ -4,10 +4,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import RunContext, UserError, job_command, write_atomic
-
-
-
+from .common import RunContext, UserError, check_outputs, job_command, write_atomic
 
 def register(app: typer.Typer) -> None:
     @job_command(app, "bench")
@@ -24,6 +21,7 @@ def register(app: typer.Typer) -> None:
         from gpubatch.bench.suite import SuitePlan, run_suite
 
         cfg = run.cfg
+        check_outputs(**{"--json": json_out, "--plot": plot})
         name = suite or cfg.get("bench.suite")
         if name not in ("quick", "full"):
             raise UserError(f"--suite {name!r}: expected quick or full")
@@ -45,7 +43,7 @@ def register(app: typer.Typer) -> None:
         save(res)
         if plot:
             try:
-                draw(res, plot)
+                write_atomic(plot, draw(res))
             except RuntimeError as exc:
                 raise UserError(str(exc)) from None
         return 0

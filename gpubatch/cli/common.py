@@ -2,15 +2,17 @@
 
 `job_command` adds the global options to a command's signature, so each job module declares only its own
 options. Exit codes: 0 success, 1 findings or failed items, 2 usage or config error, 3 internal error,
-130 interrupted. A user's mistake prints one line, never a traceback (unless -v).
+130 interrupted, 143 terminated (SIGTERM). A user's mistake prints one line, never a traceback (unless -v).
 """
 import functools
 import inspect
+import signal
+import threading
 import traceback
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Callable, Iterable, Optional
 
 import typer
 from rich.console import Console
@@ -18,8 +20,11 @@ from rich.markup import escape
 
 from gpubatch.config import ConfigError, GPUConfigManager
 from gpubatch.engine import BatchExecutor, DeviceUnavailable, EngineSettings, StatsCollector, select_device
+from gpubatch.engine.procs import Terminated, terminate_as_interrupt
 from gpubatch.engine.progress import make_progress
 from gpubatch.engine.stats import render_table
+
+from .output import OutputError, check_output, write_output
 
 
 class UserError(Exception):
@@ -109,15 +114,23 @@ def _console(stderr: bool) -> Console:
     return con if con.is_terminal else Console(stderr=stderr, width=160)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a file."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file (through links; see
+    `output.write_output`)."""
     try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        write_output(path, data)
+    except OutputError as exc:
+        raise UserError(str(exc)) from None
+
+
+def check_outputs(inputs: Iterable[Path] = (), **options: Path | None) -> None:
+    """Validate every output path before the work starts: `check_outputs(**{"--results": path})`."""
+    for option, path in options.items():
+        if path is not None:
+            try:
+                check_output(path, option, inputs)
+            except OutputError as exc:
+                raise UserError(str(exc)) from None
 
 
 def load_config(config: Path | None, overrides: dict[str, Any]) -> GPUConfigManager:
@@ -150,6 +163,9 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
     except KeyboardInterrupt:
         err.print("interrupted", highlight=False)
         return 130
+    except Terminated:
+        err.print("terminated", highlight=False)
+        return 143
     except typer.Exit as exc:
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, not a traceback
@@ -174,6 +190,7 @@ def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
 
             def body() -> int | None:
                 cfg = load_config(g["config"], flag_overrides(g["device"], g["gpus"], g["batch_size"]))
+                check_outputs(**{"--stats-json": g["stats_json"]})
                 run = RunContext(cfg, quiet=g["quiet"], verbose=g["verbose"], show_stats=g["stats"],
                                  stats_json=g["stats_json"], progress=g["progress"])
                 try:
@@ -181,7 +198,13 @@ def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
                 finally:
                     run.finish()
 
-            code = handle_errors(body, g["verbose"])
+            previous = signal.getsignal(signal.SIGTERM)
+            terminate_as_interrupt()  # SIGTERM unwinds like Ctrl-C: workers ended, temporary files removed
+            try:
+                code = handle_errors(body, g["verbose"])
+            finally:
+                if threading.current_thread() is threading.main_thread():
+                    signal.signal(signal.SIGTERM, previous)
             if code:
                 raise typer.Exit(code)
 

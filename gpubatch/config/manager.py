@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from dataclasses import dataclass
 from importlib import resources
@@ -52,24 +53,48 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file as a table; every way it can be unreadable is a ConfigError naming the file."""
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"invalid TOML in {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"invalid TOML in {path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except RecursionError:
+        raise ConfigError(f"invalid TOML in {path}: nested too deeply") from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
 
 
 def _table_of(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     """The gpubatch table of a file: [tool.gpubatch] for pyproject.toml, the whole file otherwise."""
-    if path.name == "pyproject.toml":
-        return data.get("tool", {}).get("gpubatch", {})
-    return data
+    if path.name != "pyproject.toml":
+        return data
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: 'tool' is a {type(tool).__name__}, expected a table")
+    table = tool.get("gpubatch", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: 'tool.gpubatch' is a {type(table).__name__}, expected a table")
+    return table
+
+
+_OURS = re.compile(rb"tool\s*\.\s*[\"']?gpubatch\b|^\s*gpubatch\s*=\s*\{", re.M)
+
+
+def _mentions_us(path: Path) -> bool:
+    """Whether a pyproject.toml that does not parse looks like it holds a gpubatch table."""
+    try:
+        return bool(_OURS.search(path.read_bytes()))
+    except OSError:
+        return False
 
 
 def find_project_config(start: Path) -> Path | None:
-    """Nearest gpubatch.toml, or pyproject.toml with a [tool.gpubatch] table, from start upward."""
+    """Nearest gpubatch.toml, or pyproject.toml with a [tool.gpubatch] table, from start upward. A broken
+    pyproject.toml that holds such a table is an error (its settings would be silently lost); one without
+    is not ours to report."""
     for folder in (start, *start.parents):
         candidate = folder / "gpubatch.toml"
         if candidate.is_file():
@@ -77,11 +102,14 @@ def find_project_config(start: Path) -> Path | None:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                with open(candidate, "rb") as fh:
-                    if "gpubatch" in tomllib.load(fh).get("tool", {}):
-                        return candidate
-            except (OSError, tomllib.TOMLDecodeError):
-                continue  # a broken unrelated pyproject is not ours to report
+                data = _read_toml(candidate)
+            except ConfigError:
+                if _mentions_us(candidate):
+                    raise
+                continue
+            tool = data.get("tool")
+            if isinstance(tool, dict) and "gpubatch" in tool:
+                return candidate
     return None
 
 
@@ -105,11 +133,22 @@ def _check_value(key: Key, value: Any, source: str) -> Any:
         raise bad()
     if key.type is list and key.item_type and not all(isinstance(v, key.item_type) for v in value):
         raise bad()
+    if key.type is dict and key.item_type is not None:
+        for name, item in value.items():
+            if not _is(item, key.item_type):
+                raise ConfigError(f"{key.name}.{name} = {item!r} ({source}): expected {key.item_doc}")
     if key.choices and value not in key.choices:
         raise bad()
     if key.min is not None and value < key.min or key.max is not None and value > key.max:
         raise bad()
     return value
+
+
+def _is(value: Any, spec: Any) -> bool:
+    """`value` matches a type spec: a type, or a one-element list `[type]` for a list of that type."""
+    if isinstance(spec, list):
+        return isinstance(value, list) and all(_is(v, spec[0]) for v in value)
+    return isinstance(value, spec) and not (spec is int and isinstance(value, bool))
 
 
 def _parse_env(key: Key, text: str, source: str) -> Any:

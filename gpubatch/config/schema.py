@@ -19,12 +19,15 @@ class Key:
     min: float | None = None
     max: float | None = None
     choices: tuple[str, ...] | None = None
-    item_type: type | None = None  # element type for list keys
+    item_type: Any = None  # element type of a list key; value type of a dict key (`[str]`: list of strings)
+    item_doc: str = ""  # the value type of a dict key, in words
 
     @property
     def type_name(self) -> str:
         if self.type is list:
             return f"list of {self.item_type.__name__ if self.item_type else 'values'}"
+        if self.type is dict and self.item_doc:
+            return f"table whose values are each {self.item_doc}"
         return {bool: "boolean", int: "integer", float: "number", str: "string", dict: "table"}[self.type]
 
 
@@ -75,8 +78,10 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.select", list, [], "Rule codes or prefixes to enable (empty: all built-in rules).", item_type=str),
     _k("analyze.ignore", list, [], "Rule codes or prefixes to disable.", item_type=str),
     _k("analyze.fail_on", str, "error", "Lowest severity that makes the exit code 1.", choices=_FAIL_LEVELS),
-    _k("analyze.severity", dict, {}, "Per-rule severity overrides, e.g. {E722 = \"warning\"}."),
-    _k("analyze.per_file_ignores", dict, {}, "Glob -> list of rule codes ignored in matching files."),
+    _k("analyze.severity", dict, {}, "Per-rule severity overrides, e.g. {E722 = \"warning\"}.", item_type=str,
+       item_doc="a string"),
+    _k("analyze.per_file_ignores", dict, {}, "Glob -> list of rule codes ignored in matching files.",
+       item_type=[str], item_doc="a list of rule codes (strings)"),
     _k("analyze.rules.banned_calls", list, [], "Fully qualified calls to report (GB201), e.g. os.system.",
        item_type=str),
     _k("analyze.rules.banned_imports", list, [], "Modules whose import is reported (GB202).", item_type=str),

@@ -71,11 +71,12 @@ class BatchExecutor:
         """Results only, as a list in input order."""
         return [r for _, r in self.map(op, items, **kw)]
 
-    def close(self) -> None:
-        self.runner.close()
+    def close(self, failed: bool = False) -> None:
+        """Release the runner; `failed` (an error, an interrupt) ends worker processes without waiting."""
+        self.runner.close(failed)
 
     def __enter__(self) -> "BatchExecutor":
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        self.close(failed=exc_type is not None)

@@ -10,12 +10,13 @@ from __future__ import annotations
 import itertools
 import os
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Iterator
 
 from .backend import Backend, Selection, numpy_backend
 from .batch import EngineSettings, run_batch
 from .ops import BatchOp
+from .procs import close_pool, worker_pool
 from .sizer import BatchSizer
 from .stats import StatsCollector
 
@@ -61,7 +62,7 @@ class SyncRunner:
             sizer.observe(len(batch), out.seconds)
             yield batch, out.results
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
         pass
 
 
@@ -102,8 +103,8 @@ class LocalRunner(SyncRunner):
         sizer.observe(len(batch), out.seconds, out.bytes_used)
         return batch, out.results
 
-    def close(self) -> None:
-        self.pool.shutdown(wait=True)
+    def close(self, failed: bool = False) -> None:
+        self.pool.shutdown(wait=not failed, cancel_futures=failed)
 
 
 # -- worker processes ---------------------------------------------------------------------------------
@@ -143,13 +144,9 @@ class ProcessRunner:
     name = "processes"
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
-        import multiprocessing as mp
-
         self.settings, self.stats = settings, stats
         n = len(selection.gpus) if selection.kind == "cupy" else settings.count
-        ctx = mp.get_context("spawn")
-        self.workers = [ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_init,
-                                            initargs=(selection, settings, i)) for i in range(n)]
+        self.workers = [worker_pool(1, _worker_init, (selection, settings, i)) for i in range(n)]
         self.load = [0] * n
         self.free: int | None = None
 
@@ -180,9 +177,11 @@ class ProcessRunner:
         sizer.observe(len(batch), seconds)
         return batch, results
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
+        """Wait for the workers after a clean run; end them at once after an error, an interrupt or SIGTERM
+        (a running piece is not waited for)."""
         for w in self.workers:
-            w.shutdown(wait=True, cancel_futures=True)
+            close_pool(w, failed)
 
 
 RUNNERS: dict[str, type] = {r.name: r for r in (SyncRunner, LocalRunner, ProcessRunner)}

@@ -46,6 +46,4 @@ def test_plot_draws_throughput_curves(tmp_path):
 
     res = run_suite(SuitePlan("full", ("arc_replace",), repeats=1, warmup=0))
     assert len([m for m in res.measurements if m.mode == "batched"]) > 1
-    out = tmp_path / "curve.png"
-    plot(res, out)
-    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert plot(res)[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,13 +1,14 @@
 """Columns as characters: the syntax tree counts UTF-8 bytes, people and SARIF count characters."""
 from functools import lru_cache
-from pathlib import Path
+
+from ..tensorize import read_regular
 
 
 @lru_cache(maxsize=256)
 def _lines(path: str) -> tuple[str, ...]:
-    try:
-        return tuple(Path(path).read_text(encoding="utf-8", errors="replace").splitlines())
-    except OSError:
+    try:  # a regular file only: a FIFO given as a path must not block the report
+        return tuple(read_regular(path, 1 << 26).decode("utf-8", errors="replace").splitlines())
+    except (OSError, ValueError):
         return ()
 
 

@@ -1,17 +1,36 @@
-"""GitHub Actions workflow commands: one annotation per finding."""
+"""GitHub Actions workflow commands: one annotation per finding.
+
+The one escaping layer of this format: `_data` for the message, `_prop` for property values (file, title),
+which also escapes `,` and `:` so a file name cannot end a property or inject another annotation.
+A file name that is not valid UTF-8 is written with backslash escapes.
+"""
+import os
+
 from .columns import char_col
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def _esc(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+def _text(s: str) -> str:
+    return os.fsencode(s).decode("utf-8", "backslashreplace") if _has_surrogates(s) else s
+
+
+def _has_surrogates(s: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in s)
+
+
+def _data(s: str) -> str:
+    return _text(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(s: str) -> str:
+    return _data(s).replace(":", "%3A").replace(",", "%2C")
 
 
 def render(result, root=None) -> str:
     out = []
     for f in result.findings:
         end = f",endLine={f.end_line}" if f.end_line else ""
-        out.append(f"::{_LEVEL[f.severity]} file={f.path},line={f.line},col={char_col(f.path, f.line, f.col)}{end},"
-                   f"title={f.code}::{_esc(f.code + ' ' + f.message)}\n")
+        out.append(f"::{_LEVEL[f.severity]} file={_prop(f.path)},line={f.line},col={char_col(f.path, f.line, f.col)}"
+                   f"{end},title={_prop(f.code)}::{_data(f.code + ' ' + f.message)}\n")
     return "".join(out)

@@ -1,9 +1,11 @@
-"""SARIF 2.1.0 for code scanning: rules with descriptions and help, repository-relative artifact URIs,
+"""SARIF 2.1.0 for code scanning: rules with descriptions and help, percent-encoded artifact URIs relative to
+the repository root (the nearest folder with `.git`),
 full regions, and partial fingerprints that survive unrelated edits (hash of the finding's line text)."""
 import hashlib
 import json
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 from ... import __version__
 from ..job import RULES, SEVERITY
@@ -13,16 +15,28 @@ _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _uri(path: str, root: Path) -> str:
-    p = Path(path).resolve()
+def repository_root(start: Path) -> Path:
+    """The nearest folder from `start` upward holding `.git` (the repository code scanning maps URIs to);
+    `start` itself outside a repository."""
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def _location(path: str, root: Path) -> dict:
+    """An artifact location: a percent-encoded URI relative to %SRCROOT% (the repository root) for a file
+    inside it, an absolute file URI otherwise. Non-UTF-8 names are encoded from their bytes on disk."""
+    p = Path(os.path.abspath(path))
     try:
-        return p.relative_to(root).as_posix()
+        rel = p.relative_to(root)
     except ValueError:
-        return Path(os.path.relpath(p, root)).as_posix()
+        return {"uri": "file://" + quote(os.fsencode(p.as_posix()))}
+    return {"uri": quote(os.fsencode(rel.as_posix())), "uriBaseId": "%SRCROOT%"}
 
 
 def render(result, root=None) -> str:
-    root = Path(root or os.getcwd()).resolve()
+    root = repository_root(Path(os.path.abspath(root or os.getcwd())))
     codes = sorted(RULES)
     rules = [{"id": c, "name": RULES[c][0], "shortDescription": {"text": RULES[c][1]},
               "fullDescription": {"text": RULES[c][1]},
@@ -43,11 +57,11 @@ def render(result, root=None) -> str:
         results.append({"ruleId": f.code, "ruleIndex": index.get(f.code, 0), "level": _LEVEL[f.severity],
                         "message": {"text": f.message},
                         "locations": [{"physicalLocation": {
-                            "artifactLocation": {"uri": _uri(f.path, root), "uriBaseId": "%SRCROOT%"},
+                            "artifactLocation": _location(f.path, root),
                             "region": region}}],
                         "partialFingerprints": {"primaryLocationLineHash": f"{base}:{seen[(f.path, base)]}"}})
     run = {"tool": {"driver": {"name": "gpubatch", "version": __version__, "semanticVersion": __version__,
                                "informationUri": "https://pypi.org/project/gpubatch/", "rules": rules}},
-           "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
+           "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + quote(os.fsencode(root.as_posix())) + "/"}},
            "results": results, "columnKind": "unicodeCodePoints"}
     return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=1) + "\n"

@@ -1,0 +1,109 @@
+"""Child-process lifetime: every worker in its own process group, ended with its parent, never left running.
+
+- `worker_pool(n, initializer, initargs)`: a spawned `ProcessPoolExecutor` whose workers first call
+  `adopt_worker` (own process group, so a terminal's Ctrl-C reaches only the parent, which ends them; on Linux
+  the kernel sends SIGTERM when the parent dies, and a watchdog thread exits when the parent is gone anyway);
+- `end_pool(pool)`: terminate, then kill, every worker of a pool now, without waiting for running work;
+- `terminate_as_interrupt()`: SIGTERM raises `Terminated` in the main thread, so `finally` blocks and pool
+  shutdowns run (Python's default for SIGTERM is to die on the spot, leaving the workers behind).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable
+
+
+class Terminated(BaseException):
+    """SIGTERM reached the main process: unwind like KeyboardInterrupt (exit 143)."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def terminate_as_interrupt() -> None:
+    """Turn SIGTERM into `Terminated` in this (main) thread; a no-op elsewhere."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def adopt_worker(parent: int) -> None:
+    """First thing in a worker: its own process group, and no life beyond `parent`'s."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG: the kernel ends us with the parent
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="gpubatch-parent-watch").start()
+
+
+def _init(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    adopt_worker(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def worker_pool(workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
+                method: str | None = "spawn") -> ProcessPoolExecutor:
+    """A process pool (`method`: a multiprocessing start method, None for the platform's default) whose
+    workers are adopted (see `adopt_worker`) before `initializer` runs."""
+    import multiprocessing as mp
+
+    return ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_init,
+                               initargs=(os.getpid(), initializer, initargs))
+
+
+def adopted(parent: int, target: Callable[..., None], *args: Any) -> None:
+    """A `multiprocessing.Process` target that adopts the worker, then runs `target(*args)`."""
+    _init(parent, target, args)
+
+
+def end_processes(procs: list, grace: float = 2.0) -> None:
+    """SIGTERM every live process of `procs`, then SIGKILL those still alive after `grace` seconds."""
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+
+
+def end_pool(pool: ProcessPoolExecutor, grace: float = 2.0) -> None:
+    """End every worker of `pool` now: SIGTERM, then SIGKILL after `grace` seconds; queued work is dropped."""
+    end_processes(list((getattr(pool, "_processes", None) or {}).values()), grace)
+    try:
+        pool.shutdown(wait=False, cancel_futures=True)
+    except Exception:  # noqa: BLE001 - a broken pool is already ended
+        pass
+
+
+def close_pool(pool: ProcessPoolExecutor, failed: bool) -> None:
+    """Shut a pool down: wait for its workers after a clean run, end them at once after a failure."""
+    if failed:
+        end_pool(pool)
+    else:
+        pool.shutdown(wait=True, cancel_futures=True)
