@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-gpu bench bench-quick lint clean
+.PHONY: demo test test-gpu bench bench-quick fuzz lint clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,12 @@ test-gpu:
 bench:
 	mkdir -p out
 	PYTHONPATH=$(CURDIR):$$PYTHONPATH $(PY) -m gpubatch bench --suite full --json out/bench.json --no-progress
+
+## Fuzz every input generator and inject faults for FUZZ_MINUTES (default 30); counts in out/fuzz.json.
+FUZZ_MINUTES ?= 30
+fuzz: $(STAMP)
+	mkdir -p out
+	$(BIN)/python -m tests.reliability.fuzz --minutes $(FUZZ_MINUTES) --report out/fuzz.json
 
 bench-quick: $(STAMP)
 	$(BIN)/gpubatch bench --suite quick --no-progress

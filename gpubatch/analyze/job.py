@@ -9,6 +9,7 @@ import itertools
 import os
 import time
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -239,7 +240,7 @@ def parsed(paths: Iterable[tuple[str, str]], jobs: int, max_bytes: int, cache_di
            chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
     """Parse `(path, path_key)` pairs in a process pool, in order, with a bounded number of chunks in flight
     (so a large tree is never all in memory). The pool starts with the first chunk and its workers are ended
-    at once if the run fails or is interrupted."""
+    at once if the run fails or is interrupted; chunks lost with a killed worker are parsed in this process."""
     names = iter(paths)
     if jobs <= 1:
         for name, pk in names:
@@ -250,14 +251,26 @@ def parsed(paths: Iterable[tuple[str, str]], jobs: int, max_bytes: int, cache_di
         return
     pool = worker_pool(jobs, method=None)
     failed = True
+    pending: deque = deque()
+    lost: list = []  # the chunk whose result is awaited: lost with its worker if that one dies
     try:
-        pending: deque = deque([pool.submit(_parse_many, first, max_bytes, cache_dir, key)])
-        while pending:
-            batch = list(itertools.islice(names, chunk))
+        batch = first
+        while batch or pending:
             if batch:
-                pending.append(pool.submit(_parse_many, batch, max_bytes, cache_dir, key))
+                pending.append((batch, pool.submit(_parse_many, batch, max_bytes, cache_dir, key)))
+            batch = list(itertools.islice(names, chunk))
             if len(pending) >= 4 * jobs or not batch:
-                yield from pending.popleft().result()
+                lost, fut = pending.popleft()
+                done = fut.result()
+                lost = []
+                yield from done
+        failed = False
+    except BrokenProcessPool:  # a worker was killed (OOM killer, a signal): the rest is parsed here, in order
+        for chunk_names in [lost, *(c for c, _ in pending), batch]:
+            yield from _parse_many(chunk_names, max_bytes, cache_dir, key)
+        pending.clear()
+        for name, pk in names:
+            yield _parse_one(name, max_bytes, cache_dir, key, pk)
         failed = False
     finally:
         close_pool(pool, failed)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine import Timeline
+from ..engine.procs import stop_requested
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
@@ -190,12 +191,17 @@ class GroupSearch(FitBook):
         return True
 
     def out_of_time(self) -> bool:
-        """True, and every task marked stopped, once the run's time budget is spent (checked between chunks and
-        every few primitives, so a budget is kept to within a fraction of a second)."""
-        if time.perf_counter() - self.t0 <= self.cfg.time_budget_s:
+        """True, and every task marked stopped, once the run's time budget is spent or an interrupt asked the
+        run to stop (checked between chunks and every few primitives, so either is heeded within a fraction of
+        a second)."""
+        if stop_requested():
+            reason = "interrupted"
+        elif time.perf_counter() - self.t0 > self.cfg.time_budget_s:
+            reason = "time budget"
+        else:
             return False
         for st in self.ts:
-            st.stopped = st.stopped or "time budget"
+            st.stopped = st.stopped or reason
         return True
 
     def check_rules(self, level: int) -> None:

@@ -54,6 +54,7 @@ def register(app: typer.Typer) -> None:
         from gpubatch.arc.programs import ProgramError, read_programs
         from gpubatch.arc.search import SearchConfig
         from gpubatch.arc.tasks import TaskSourceError, load_tasks
+        from gpubatch.engine.procs import graceful_interrupt, stop_requested
 
         cfg = run.cfg
         check_outputs(**{"--submission": submission, "--results": results})
@@ -73,9 +74,13 @@ def register(app: typer.Typer) -> None:
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
         workers = max(1, cfg.get("gpu.count"))  # one batch of all tasks, or one planned piece per device
-        with run.executor(initial_size=len(loaded), max_size=len(loaded), min_size=1, dynamic_sizing=False) as ex:
+        # the first Ctrl-C stops the search as a budget would (what was found is scored and written, exit 130);
+        # the second ends the run at once
+        with graceful_interrupt(), run.executor(initial_size=len(loaded), max_size=len(loaded), min_size=1,
+                                                dynamic_sizing=False) as ex:
             res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
             device = ex.selection.kind
+            interrupted = stop_requested()
         summary = summarize(res, seconds, skipped, start)
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
@@ -86,7 +91,11 @@ def register(app: typer.Typer) -> None:
         budget = {"time budget": f"batt.time_budget_s = {scfg.time_budget_s:g} s",
                   "state budget": f"batt.max_states = {scfg.max_states:,}"}
         for reason, n in summary.stopped:
-            run.note(f"[yellow]{n} of {summary.tasks} tasks stopped early: {reason} ({budget.get(reason, reason)})[/]")
+            why = f" ({budget[reason]})" if reason in budget else ""
+            run.note(f"[yellow]{n} of {summary.tasks} tasks stopped early: {reason}{why}[/]")
+        if interrupted:
+            run.note("interrupted: the search stopped early; what it had found is above and in the output files")
+            return 130
         return 1 if problems or summary.failed else 0
 
 

@@ -6,7 +6,9 @@ options. Exit codes: 0 success, 1 findings or failed items, 2 usage or config er
 """
 import functools
 import inspect
+import os
 import signal
+import sys
 import threading
 import traceback
 from dataclasses import dataclass, field, replace
@@ -162,10 +164,10 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
         return 2
     except KeyboardInterrupt:
         err.print("interrupted", highlight=False)
-        return 130
+        return _leave(130)
     except Terminated:
         err.print("terminated", highlight=False)
-        return 143
+        return _leave(143)
     except typer.Exit as exc:
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, not a traceback
@@ -174,6 +176,19 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
         err.print(f"[red]internal error:[/] {type(exc).__name__}: {escape(str(exc))} (run with -v for the traceback)",
                   highlight=False, soft_wrap=True)
         return 3
+
+
+def _leave(code: int) -> int:
+    """After an interrupt or SIGTERM has unwound the job (workers ended, temporary files removed), exit now:
+    interpreter shutdown would join helper threads of pools whose workers were just killed, which can block."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if threading.current_thread() is threading.main_thread() and not os.environ.get("GPUBATCH_NO_HARD_EXIT"):
+        os._exit(code)
+    return code
 
 
 def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:

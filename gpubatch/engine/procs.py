@@ -5,7 +5,9 @@
   the kernel sends SIGTERM when the parent dies, and a watchdog thread exits when the parent is gone anyway);
 - `end_pool(pool)`: terminate, then kill, every worker of a pool now, without waiting for running work;
 - `terminate_as_interrupt()`: SIGTERM raises `Terminated` in the main thread, so `finally` blocks and pool
-  shutdowns run (Python's default for SIGTERM is to die on the spot, leaving the workers behind).
+  shutdowns run (Python's default for SIGTERM is to die on the spot, leaving the workers behind);
+- `graceful_interrupt()` and `stop_requested()`: for jobs that can stop early and keep what they found, the
+  first Ctrl-C sets a flag (shared with every worker pool) and the second interrupts at once.
 """
 from __future__ import annotations
 
@@ -14,7 +16,41 @@ import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+
+_STOP = threading.Event()  # this process was asked to stop early (first Ctrl-C of a graceful job)
+_SHARED: list[Any] = []  # parent: one multiprocessing Event per pool; worker: the one of its pool
+
+
+def stop_requested() -> bool:
+    """Whether a graceful interrupt asked the work to stop early (in the parent or, through the pool's shared
+    event, in a worker): searches end as at a budget and return what they found."""
+    return _STOP.is_set() or any(e.is_set() for e in _SHARED)
+
+
+@contextmanager
+def graceful_interrupt() -> Iterator[None]:
+    """Within this block the first SIGINT asks the work to stop early (every worker pool hears it too) and the
+    second raises KeyboardInterrupt at once. Outside the main thread it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        if _STOP.is_set():
+            raise KeyboardInterrupt
+        _STOP.set()
+        for event in _SHARED:
+            event.set()
+
+    _STOP.clear()
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class Terminated(BaseException):
@@ -58,8 +94,10 @@ def adopt_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="gpubatch-parent-watch").start()
 
 
-def _init(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+def _init(parent: int, initializer: Callable[..., None] | None, initargs: tuple, stop: Any = None) -> None:
     adopt_worker(parent)
+    if stop is not None:
+        _SHARED[:] = [stop]
     if initializer is not None:
         initializer(*initargs)
 
@@ -70,8 +108,21 @@ def worker_pool(workers: int, initializer: Callable[..., None] | None = None, in
     workers are adopted (see `adopt_worker`) before `initializer` runs."""
     import multiprocessing as mp
 
-    return ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_init,
-                               initargs=(os.getpid(), initializer, initargs))
+    ctx = mp.get_context(method)
+    stop = ctx.Event()
+    if _STOP.is_set():
+        stop.set()
+    _SHARED.append(stop)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
+                               initargs=(os.getpid(), initializer, initargs, stop))
+    pool._gpubatch_stop = stop  # type: ignore[attr-defined]
+    return pool
+
+
+def _forget(pool: ProcessPoolExecutor) -> None:
+    stop = getattr(pool, "_gpubatch_stop", None)
+    if stop in _SHARED:
+        _SHARED.remove(stop)
 
 
 def adopted(parent: int, target: Callable[..., None], *args: Any) -> None:
@@ -103,7 +154,10 @@ def end_pool(pool: ProcessPoolExecutor, grace: float = 2.0) -> None:
 
 def close_pool(pool: ProcessPoolExecutor, failed: bool) -> None:
     """Shut a pool down: wait for its workers after a clean run, end them at once after a failure."""
-    if failed:
-        end_pool(pool)
-    else:
-        pool.shutdown(wait=True, cancel_futures=True)
+    try:
+        if failed:
+            end_pool(pool)
+        else:
+            pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        _forget(pool)

@@ -11,6 +11,7 @@ import itertools
 import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator
 
 from .backend import Backend, Selection, numpy_backend
@@ -146,14 +147,33 @@ class ProcessRunner:
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
         self.settings, self.stats = settings, stats
         n = len(selection.gpus) if selection.kind == "cupy" else settings.count
-        self.workers = [worker_pool(1, _worker_init, (selection, settings, i)) for i in range(n)]
+        self._initargs = [(selection, settings, i) for i in range(n)]
+        self.workers = [worker_pool(1, _worker_init, args) for args in self._initargs]
+        self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
         self.load = [0] * n
         self.free: int | None = None
 
     def warm(self, op: BatchOp) -> None:
-        """Start every worker (spawn, imports, device context) and warm the op there, all at once."""
-        for fut in [w.submit(_worker_warm, op) for w in self.workers]:
-            fut.result()
+        """Start every worker (spawn, imports, device context) and warm the op there, all at once. A worker that
+        dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here."""
+        for w, fut in enumerate([w.submit(_worker_warm, op) for w in self.workers]):
+            try:
+                fut.result()
+            except BrokenProcessPool:
+                self._replace(w)
+                try:
+                    self.workers[w].submit(_worker_warm, op).result()
+                except BrokenProcessPool:
+                    pass
+
+    def _replace(self, w: int) -> bool:
+        """A fresh process for dead worker `w`, once per worker; False when it was replaced already."""
+        if self._replaced.get(w) is self.workers[w]:
+            return False
+        close_pool(self.workers[w], failed=True)
+        self.workers[w] = worker_pool(1, _worker_init, self._initargs[w])
+        self._replaced[w] = self.workers[w]
+        return True
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         window = max(2 * len(self.workers), self.settings.prefetch)
@@ -163,12 +183,16 @@ class ProcessRunner:
             self.load[w] += 1
             pending.append((batch, w, self.workers[w].submit(_worker_run, op, batch)))
             if len(pending) >= window:
-                yield self._finish(sizer, *pending.popleft())
+                yield self._finish(sizer, *pending.popleft(), op)
         while pending:
-            yield self._finish(sizer, *pending.popleft())
+            yield self._finish(sizer, *pending.popleft(), op)
 
-    def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future) -> tuple[list, list]:
-        results, stats, seconds, oom, free = fut.result()
+    def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future, op: BatchOp | None = None
+                ) -> tuple[list, list]:
+        try:
+            results, stats, seconds, oom, free = fut.result()
+        except BrokenProcessPool:  # the worker died (killed, OOM): a fresh one re-runs the batch, else NumPy here
+            results, stats, seconds, oom, free = self._rerun(op, batch, w)
         self.load[w] -= 1
         self.stats.merge(stats)
         self.free = free
@@ -176,6 +200,24 @@ class ProcessRunner:
             sizer.on_oom(len(batch))
         sizer.observe(len(batch), seconds)
         return batch, results
+
+    def _rerun(self, op: BatchOp | None, batch: list[Any], w: int) -> tuple:
+        """Replace dead worker `w` and run `batch` there again; if that worker dies too, run it on NumPy in this
+        process (the engine's results are the same on every device). Stats count the re-run."""
+        if op is None:
+            raise RuntimeError("a worker process died")
+        self.stats.for_op(op.name, "cpu").worker_restarts += 1
+        for _ in range(2):  # the worker may have been replaced by another batch's re-run already
+            try:
+                return self.workers[w].submit(_worker_run, op, batch).result()
+            except BrokenProcessPool:
+                if not self._replace(w):
+                    break
+        stats = StatsCollector()
+        cpu = numpy_backend()
+        out = run_batch(op, batch, cpu, cpu, self.settings, stats)
+        stats.resolve()
+        return out.results, stats, out.seconds, out.oom, None
 
     def close(self, failed: bool = False) -> None:
         """Wait for the workers after a clean run; end them at once after an error, an interrupt or SIGTERM

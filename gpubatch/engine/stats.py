@@ -22,6 +22,7 @@ class OpStats:
     cpu_fallbacks: int = 0
     cpu_dispatched: int = 0
     failures: int = 0
+    worker_restarts: int = 0  # batches re-run because their worker process died
 
     def add_batch(self, size: int, seconds: float, gpu_seconds: float = 0.0) -> None:
         self.batches += 1
@@ -32,7 +33,7 @@ class OpStats:
 
     def merge(self, other: "OpStats") -> None:
         for name in ("calls", "items", "batches", "seconds", "gpu_seconds", "oom_retries", "cpu_fallbacks",
-                     "cpu_dispatched", "failures"):
+                     "cpu_dispatched", "failures", "worker_restarts"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.max_batch = max(self.max_batch, other.max_batch)
 
@@ -95,7 +96,7 @@ class StatsCollector:
         for s in self.ops.values():
             s.calls = self.calls.get(s.op, s.batches)  # sub-steps timed inside an op: one call a batch
         active = (s for s in self.ops.values()
-                  if s.items or s.failures or s.cpu_fallbacks or s.oom_retries or s.cpu_dispatched)
+                  if s.items or s.failures or s.cpu_fallbacks or s.oom_retries or s.cpu_dispatched or s.worker_restarts)
         return sorted(active, key=lambda s: (s.op, s.device))
 
     def to_json(self) -> str:
@@ -114,12 +115,12 @@ def render_table(stats: StatsCollector, title: str = "per-op statistics"):
 
     table = Table(title=title, title_justify="left")
     for col in ("op", "device", "calls", "items", "batches", "mean batch", "max batch", "time s", "µs/item",
-                "items/s", "OOM retries", "CPU fallbacks", "failed"):
+                "items/s", "OOM retries", "CPU fallbacks", "worker re-runs", "failed"):
         table.add_column(col, justify="left" if col in ("op", "device") else "right")
     for s in stats.rows():
         t = s.gpu_seconds or s.seconds
         table.add_row(s.op, s.device + (" (gpu time)" if s.gpu_seconds else ""), str(s.calls), f"{s.items:,}",
                       str(s.batches), f"{s.mean_batch:,.1f}", f"{s.max_batch:,}", f"{t:.4f}",
                       f"{s.per_item_us:.3f}", f"{s.items_per_s:,.0f}", str(s.oom_retries), str(s.cpu_fallbacks),
-                      str(s.failures))
+                      str(s.worker_restarts), str(s.failures))
     return table

@@ -1,0 +1,91 @@
+"""Shared by the reliability tests and the fuzzer: run the CLI in-process, make tiny ARC tasks."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from gpubatch.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+def cli(*args: str, cwd: Path | None = None):
+    """Invoke the CLI in this process (optionally from `cwd`); returns click's Result."""
+    old = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        return runner.invoke(app, [str(a) for a in args])
+    finally:
+        os.chdir(old)
+
+
+def task(seed: int = 0, demos: int = 2, size: int = 3) -> dict:
+    """A small valid ARC task: the output is the input flipped left to right."""
+    grids = [[[(seed + r * 3 + c * 5 + k) % 10 for c in range(size)] for r in range(size)] for k in range(demos + 1)]
+    pairs = [{"input": g, "output": [row[::-1] for row in g]} for g in grids]
+    return {"train": pairs[:-1], "test": pairs[-1:]}
+
+
+def write_tasks(folder: Path, tasks: dict) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for tid, t in tasks.items():
+        (folder / f"{tid}.json").write_text(t if isinstance(t, str) else json.dumps(t))
+    return folder
+
+
+def spawn(args: list[str], cwd: Path) -> subprocess.Popen:
+    """The CLI as a child process in its own session (so the test can signal it alone)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GPUBATCH_GPU__DEVICE": "cpu", "PYTHONFAULTHANDLER": "1"}
+    return subprocess.Popen([sys.executable, "-m", "gpubatch", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def children_of(pid: int) -> list[int]:
+    """Live processes whose parent is `pid` (from /proc), but multiprocessing's resource tracker, which
+    outlives pools by design and ends with its parent."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmd = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == pid and fields[0] != "Z" and b"resource_tracker" not in cmd:
+                out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return state[state.rindex(")") + 2] != "Z"
+
+
+def wait_until(cond, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.1)
+    return cond()
+
+
+def kill_tree(pids: list[int]) -> None:
+    for p in pids:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass

@@ -1,0 +1,94 @@
+"""Regressions: processes and signals. SIGTERM ends every worker; the first SIGINT to the main process alone
+stops a multi-worker run-batt promptly and keeps what it found; workers do not outlive a killed parent."""
+import json
+import os
+import signal
+import sys
+import sysconfig
+import time
+
+import pytest
+
+from .helpers import alive, children_of, kill_tree, spawn, task, wait_until, write_tasks
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def _tree(tmp_path, n=400):
+    """A tree big enough that parsing it takes a few seconds on two workers."""
+    std = sysconfig.get_paths()["stdlib"]
+    return std if os.path.isdir(std) else str(tmp_path)
+
+
+def _started_workers(proc, at_least: int) -> list[int]:
+    assert wait_until(lambda: len(children_of(proc.pid)) >= at_least, 60), proc.stdout.read().decode()
+    return children_of(proc.pid)
+
+
+def test_sigterm_ends_parser_workers(tmp_path):
+    proc = spawn(["analyze", _tree(tmp_path), "--no-cache", "--jobs", "2", "--format", "json", "-o",
+                  str(tmp_path / "out.json")], tmp_path)
+    try:
+        workers = _started_workers(proc, 2)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(30)
+        except Exception:
+            os.kill(proc.pid, signal.SIGABRT)
+            proc.wait()
+            raise AssertionError(proc.stdout.read().decode()[-6000:])
+        assert code == 143
+        assert wait_until(lambda: not any(alive(w) for w in workers), 10), "parser workers left running"
+        assert not (tmp_path / "out.json").exists() and not list(tmp_path.glob(".out.json*"))
+    finally:
+        kill_tree(children_of(proc.pid) + [proc.pid])
+
+
+def _batt_args(tmp_path) -> list[str]:
+    write_tasks(tmp_path / "tasks", {f"t{i:02d}": task(i, demos=3, size=6) for i in range(6)})
+    return ["run-batt", "--dataset", str(tmp_path / "tasks"), "--depth", "3", "--gpus", "2", "--no-progress",
+            "--results", str(tmp_path / "r.json")]
+
+
+def test_sigint_to_main_alone_stops_gpus_2_promptly_and_keeps_results(tmp_path):
+    proc = spawn(_batt_args(tmp_path), tmp_path)
+    try:
+        workers = _started_workers(proc, 2)
+        time.sleep(6)  # workers spawned and searching
+        t0 = time.monotonic()
+        os.kill(proc.pid, signal.SIGINT)
+        code = proc.wait(60)
+        out = proc.stdout.read().decode()
+        assert code == 130, out
+        assert time.monotonic() - t0 < 20, "an interrupt must not wait for the whole search"
+        data = json.loads((tmp_path / "r.json").read_text())
+        assert len(data["tasks"]) == 6 and "interrupted" in out
+        assert wait_until(lambda: not any(alive(w) for w in workers), 10)
+    finally:
+        kill_tree(children_of(proc.pid) + [proc.pid])
+
+
+def test_sigterm_ends_gpus_workers(tmp_path):
+    proc = spawn(_batt_args(tmp_path), tmp_path)
+    try:
+        workers = _started_workers(proc, 2)
+        time.sleep(3)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 143
+        assert wait_until(lambda: not any(alive(w) for w in workers), 10), "--gpus workers left running"
+    finally:
+        kill_tree(children_of(proc.pid) + [proc.pid])
+
+
+def test_workers_die_with_a_killed_parent(tmp_path):
+    proc = spawn(_batt_args(tmp_path), tmp_path)
+    try:
+        workers = [w for w in _started_workers(proc, 2)]
+        time.sleep(3)
+        workers = [w for w in children_of(proc.pid)]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert wait_until(lambda: not any(alive(w) for w in workers), 10), "workers outlived their parent"
+    finally:
+        kill_tree(children_of(proc.pid) + [proc.pid])
