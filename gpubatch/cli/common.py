@@ -178,6 +178,9 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
         return 3
 
 
+HARD_EXIT = True  # False where the CLI runs inside another program (the fuzzer) that must go on
+
+
 def _leave(code: int) -> int:
     """After an interrupt or SIGTERM has unwound the job (workers ended, temporary files removed), exit now:
     interpreter shutdown would join helper threads of pools whose workers were just killed, which can block."""
@@ -186,7 +189,7 @@ def _leave(code: int) -> int:
             stream.flush()
         except (OSError, ValueError):
             pass
-    if threading.current_thread() is threading.main_thread() and not os.environ.get("GPUBATCH_NO_HARD_EXIT"):
+    if HARD_EXIT and threading.current_thread() is threading.main_thread():
         os._exit(code)
     return code
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import sys
 from dataclasses import dataclass
 from importlib import resources
@@ -80,13 +79,12 @@ def _table_of(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     return table
 
 
-_OURS = re.compile(rb"tool\s*\.\s*[\"']?gpubatch\b|^\s*gpubatch\s*=\s*\{", re.M)
 
 
 def _mentions_us(path: Path) -> bool:
     """Whether a pyproject.toml that does not parse looks like it holds a gpubatch table."""
     try:
-        return bool(_OURS.search(path.read_bytes()))
+        return b"gpubatch" in path.read_bytes()
     except OSError:
         return False
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
 import sys
@@ -21,7 +20,6 @@ from hypothesis.errors import HypothesisException
 
 from . import checks, gen
 
-os.environ.setdefault("GPUBATCH_NO_HARD_EXIT", "1")  # in-process runs must never leave the fuzzer
 
 
 def _round(name: str, strategy, check, root: Path, examples: int, counts: dict, failures: list) -> None:
@@ -52,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, default=None, help="work folder (default: a temporary one)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
+    from gpubatch.cli import common
+
+    common.HARD_EXIT = False  # an in-process run must never end the fuzzer
     root = args.keep or Path(tempfile.mkdtemp(prefix="gpubatch-fuzz-"))
     counts = {"python_files": 0, "config_files": 0, "arc_task_files": 0, "kaggle_pairs": 0, "signal_faults": 0,
               "runs": 0, "failures": 0}

@@ -90,13 +90,14 @@ def test_killed_worker_loses_nothing(tmp_path, job):
         key = "findings"
     else:
         write_tasks(tmp_path / "t", {f"t{i}": task(i, demos=3, size=6) for i in range(4)})
-        args = ["run-batt", "--dataset", str(tmp_path / "t"), "--depth", "2", "--no-progress", "--device", "cpu"]
+        args = ["run-batt", "--dataset", str(tmp_path / "t"), "--depth", "1", "--no-progress", "--device", "cpu"]
         clean = cli(*args, "--results", tmp_path / "clean.json")
         faulty = [*args, "--gpus", "2", "--results", str(tmp_path / "out.json")]
         key = "tasks"
     proc = spawn(faulty, tmp_path)
     try:
         assert wait_until(lambda: len(children_of(proc.pid)) >= 2, 60)
+        time.sleep(0.0 if job == "analyze" else 1.0)  # run-batt: past the workers' start, into the search
         os.kill(children_of(proc.pid)[0], signal.SIGKILL)
         code = proc.wait(120)
         out = proc.stdout.read().decode()
