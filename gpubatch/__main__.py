@@ -1,4 +1,4 @@
 """`python -m gpubatch` runs the CLI."""
-from gpubatch.cli import main
+from gpubatch._entry import main
 
 main()

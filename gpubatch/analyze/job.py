@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..engine import BatchExecutor, BatchOp
-from ..engine.procs import close_pool, worker_pool
+from ..engine.procs import close_pool, wait_result, worker_pool
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
 from .cache import DAMAGED, ResultCache, TensorCache, policy_key, prepare as prepare_cache
 from .tensorize import FileTensors, read_source, tensorize_bytes
@@ -236,12 +236,13 @@ def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | N
     return [_parse_one(p, max_bytes, cache_dir, key, pk) for p, pk in paths]
 
 
-def parsed(paths: Iterable[tuple[str, str]], jobs: int, max_bytes: int, cache_dir: str | None,
+def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
            chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
-    """Parse `(path, path_key)` pairs in a process pool, in order, with a bounded number of chunks in flight
+    """Parse files (paths, or `(path, path_key)` pairs for the result cache) in a process pool, in order, with a
+    bounded number of chunks in flight
     (so a large tree is never all in memory). The pool starts with the first chunk and its workers are ended
     at once if the run fails or is interrupted; chunks lost with a killed worker are parsed in this process."""
-    names = iter(paths)
+    names = (p if isinstance(p, tuple) else (str(p), "") for p in paths)
     if jobs <= 1:
         for name, pk in names:
             yield _parse_one(name, max_bytes, cache_dir, key, pk)
@@ -261,7 +262,7 @@ def parsed(paths: Iterable[tuple[str, str]], jobs: int, max_bytes: int, cache_di
             batch = list(itertools.islice(names, chunk))
             if len(pending) >= 4 * jobs or not batch:
                 lost, fut = pending.popleft()
-                done = fut.result()
+                done = wait_result(fut)
                 lost = []
                 yield from done
         failed = False

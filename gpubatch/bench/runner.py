@@ -213,6 +213,19 @@ def _multi_worker(case_name: str, batch: int, repeats: int, gpu: int, barrier, q
     queue.put((gpu, time.perf_counter() - t0))
 
 
+def _get(queue, timeout: float):
+    """`queue.get` in short slices, so that Ctrl-C and SIGTERM are heeded while the workers run."""
+    import queue as q
+
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return queue.get(timeout=min(0.2, max(0.01, end - time.monotonic())))
+        except q.Empty:
+            if time.monotonic() >= end:
+                raise TimeoutError(f"no result from a GPU worker in {timeout:.0f} s") from None
+
+
 def multi_gpu(case: Case, batch: int, gpus: int, repeats: int) -> Measurement:
     """All GPUs run the case at once (one process each); aggregate items/s over the slowest worker's time."""
     import multiprocessing as mp
@@ -224,7 +237,7 @@ def multi_gpu(case: Case, batch: int, gpus: int, repeats: int) -> Measurement:
     try:
         for p in procs:
             p.start()
-        times = [queue.get(timeout=600)[1] for _ in procs]
+        times = [_get(queue, 600.0)[1] for _ in procs]
         for p in procs:
             p.join(30.0)
     finally:

@@ -91,8 +91,12 @@ def register(app: typer.Typer) -> None:
         budget = {"time budget": f"batt.time_budget_s = {scfg.time_budget_s:g} s",
                   "state budget": f"batt.max_states = {scfg.max_states:,}"}
         for reason, n in summary.stopped:
-            why = f" ({budget[reason]})" if reason in budget else ""
-            run.note(f"[yellow]{n} of {summary.tasks} tasks stopped early: {reason}{why}[/]")
+            if reason == "state budget":  # usual at depth 3: said, not warned
+                run.note(f"{n} of {summary.tasks} tasks reached their state budget ({budget[reason]}): each kept its "
+                         "best-scored states")
+            else:
+                why = f" ({budget[reason]})" if reason in budget else ""
+                run.note(f"[yellow]{n} of {summary.tasks} tasks stopped early: {reason}{why}[/]")
         if interrupted:
             run.note("interrupted: the search stopped early; what it had found is above and in the output files")
             return 130

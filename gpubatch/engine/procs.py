@@ -6,6 +6,7 @@
 - `end_pool(pool)`: terminate, then kill, every worker of a pool now, without waiting for running work;
 - `terminate_as_interrupt()`: SIGTERM raises `Terminated` in the main thread, so `finally` blocks and pool
   shutdowns run (Python's default for SIGTERM is to die on the spot, leaving the workers behind);
+- `wait_result(fut)`: a future's result, waited for in slices so that signals are heeded at once;
 - `graceful_interrupt()` and `stop_requested()`: for jobs that can stop early and keep what they found, the
   first Ctrl-C sets a flag (shared with every worker pool) and the second interrupts at once.
 """
@@ -15,7 +16,8 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -65,6 +67,17 @@ def terminate_as_interrupt() -> None:
     """Turn SIGTERM into `Terminated` in this (main) thread; a no-op elsewhere."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+def wait_result(fut: Future, poll: float = 0.2) -> Any:
+    """`fut.result()`, waiting in short slices: a signal handled by Python runs only in the main thread, between
+    bytecodes, and when another thread (CUDA's, a pool's) takes the signal, an untimed wait in the main thread is
+    never woken, so Ctrl-C and SIGTERM would wait for the whole piece of work."""
+    while True:
+        try:
+            return fut.result(timeout=poll)
+        except FutureTimeout:
+            continue
 
 
 def _watch_parent(parent: int) -> None:

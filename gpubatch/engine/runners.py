@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 from .backend import Backend, Selection, numpy_backend
 from .batch import EngineSettings, run_batch
 from .ops import BatchOp
-from .procs import close_pool, worker_pool
+from .procs import close_pool, wait_result, worker_pool
 from .sizer import BatchSizer
 from .stats import StatsCollector
 
@@ -158,11 +158,11 @@ class ProcessRunner:
         dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here."""
         for w, fut in enumerate([w.submit(_worker_warm, op) for w in self.workers]):
             try:
-                fut.result()
+                wait_result(fut)
             except BrokenProcessPool:
                 self._replace(w)
                 try:
-                    self.workers[w].submit(_worker_warm, op).result()
+                    wait_result(self.workers[w].submit(_worker_warm, op))
                 except BrokenProcessPool:
                     pass
 
@@ -190,7 +190,7 @@ class ProcessRunner:
     def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future, op: BatchOp | None = None
                 ) -> tuple[list, list]:
         try:
-            results, stats, seconds, oom, free = fut.result()
+            results, stats, seconds, oom, free = wait_result(fut)
         except BrokenProcessPool:  # the worker died (killed, OOM): a fresh one re-runs the batch, else NumPy here
             results, stats, seconds, oom, free = self._rerun(op, batch, w)
         self.load[w] -= 1
@@ -209,7 +209,7 @@ class ProcessRunner:
         self.stats.for_op(op.name, "cpu").worker_restarts += 1
         for _ in range(2):  # the worker may have been replaced by another batch's re-run already
             try:
-                return self.workers[w].submit(_worker_run, op, batch).result()
+                return wait_result(self.workers[w].submit(_worker_run, op, batch))
             except BrokenProcessPool:
                 if not self._replace(w):
                     break

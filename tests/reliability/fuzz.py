@@ -45,10 +45,11 @@ def _round(name: str, strategy, check, root: Path, examples: int, counts: dict, 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--minutes", type=float, default=1.0)
-    ap.add_argument("--examples", type=int, default=40, help="inputs per generator per round")
+    ap.add_argument("--examples", type=int, default=60, help="inputs per generator per round")
     ap.add_argument("--report", type=Path, default=None, help="write the counts as JSON here")
     ap.add_argument("--keep", type=Path, default=None, help="work folder (default: a temporary one)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", default="", help="comma-separated generators (default: all)")
     args = ap.parse_args(argv)
     from gpubatch.cli import common
 
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             ("config_files", gen.config_doc(), checks.check_config),
             ("arc_task_files", gen.arc_folder(), checks.check_arc),
             ("kaggle_pairs", gen.kaggle_pair(), checks.check_kaggle)]
+    if args.only:
+        plan = [p for p in plan if p[0] in args.only.split(",")]
     rng = random.Random(args.seed)
     t0 = time.monotonic()
     end = t0 + args.minutes * 60
@@ -78,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 _signal_case(folder, rng)
                 counts["signal_faults"] += 1
+                shutil.rmtree(folder, ignore_errors=True)
             except Exception as exc:  # noqa: BLE001
                 failures.append(f"signal: {type(exc).__name__}: {exc}")
                 counts["failures"] += 1

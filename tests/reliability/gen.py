@@ -62,7 +62,7 @@ def source_file(draw) -> SourceFile:
     return SourceFile(draw(st.sampled_from(NAMES)), data)
 
 
-source_trees = st.lists(source_file(), min_size=1, max_size=60)
+source_trees = st.lists(source_file(), min_size=1, max_size=100)
 
 
 # -- config -------------------------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def arc_task(draw, tid: str) -> ArcFile:
 
 @st.composite
 def arc_folder(draw) -> list[ArcFile]:
-    n = draw(st.integers(1, 60))
+    n = draw(st.integers(1, 100))
     return [draw(arc_task(f"t{i:03d}")) for i in range(n)]
 
 

@@ -42,9 +42,11 @@ def write_tasks(folder: Path, tasks: dict) -> Path:
     return folder
 
 
-def spawn(args: list[str], cwd: Path) -> subprocess.Popen:
+def spawn(args: list[str], cwd: Path, device: str = "cpu", **env_extra: str) -> subprocess.Popen:
     """The CLI as a child process in its own session (so the test can signal it alone)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "GPUBATCH_GPU__DEVICE": "cpu", "PYTHONFAULTHANDLER": "1"}
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "GPUBATCH_GPU__DEVICE": device, "PYTHONFAULTHANDLER": "1",
+           **env_extra}
     return subprocess.Popen([sys.executable, "-m", "gpubatch", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
 

@@ -56,7 +56,7 @@ def _signal_case(tmp_path, rng: random.Random) -> None:
                 "--results", str(tmp_path / "o.json")]
     proc = spawn(args, tmp_path)
     try:
-        time.sleep(rng.uniform(0.0, 2.5))
+        time.sleep(rng.uniform(0.15, 2.5))  # from the first moment Python runs the entry point
         workers = children_of(proc.pid)
         sig = rng.choice([signal.SIGINT, signal.SIGTERM])
         proc.send_signal(sig)
