@@ -5,20 +5,17 @@ from __future__ import annotations
 import fnmatch
 import functools
 import hashlib
-import itertools
 import os
 import time
-from collections import deque
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from ..engine import BatchExecutor, BatchOp
-from ..engine.procs import close_pool, wait_result, worker_pool
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
-from .cache import DAMAGED, ResultCache, TensorCache, policy_key, prepare as prepare_cache
-from .tensorize import FileTensors, read_source, tensorize_bytes
+from .cache import ResultCache, policy_key, prepare as prepare_cache
+from .parse import CacheTally, parsed
+from .tensorize import FileTensors
 
 SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
             "GB202": "error", "E722": "warning", "B006": "warning", "B008": "warning", "E711": "warning",
@@ -203,102 +200,6 @@ def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
         return False
     codes = ft.noqa.get(f.line)
     return codes is None or (codes and not any(f.code.startswith(c) for c in codes))
-
-
-def _parse_one(path: str, max_bytes: int, cache_dir: str | None, key: str | None = None,
-               path_key: str = "") -> FileTensors:
-    """Worker: a cached report, else cached tensors, else parse (and cache the tensors)."""
-    data, sha, error = read_source(path, max_bytes)
-    damaged = False
-    if cache_dir and data is not None and len(data) <= max_bytes:
-        if key is not None:
-            results = ResultCache(cache_dir, key)
-            hit = results.lookup(sha, path_key)
-            if hit is not None:
-                return FileTensors(path, sha, cached=True, result=hit)
-            damaged = results.damaged
-        tensors = TensorCache(cache_dir)
-        hit_t = tensors.lookup_sha(path, sha)
-        if hit_t is not None:
-            hit_t.cache_note = DAMAGED if damaged else None
-            return hit_t
-        damaged = damaged or tensors.damaged
-    ft = tensorize_bytes(path, data, sha, error, max_bytes)
-    if cache_dir and ft.error is None and not TensorCache(cache_dir).store(ft):
-        ft.cache_note = "cannot write entries"
-    if damaged:
-        ft.cache_note = DAMAGED
-    return ft
-
-
-def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | None, key: str | None
-                ) -> list[FileTensors]:
-    return [_parse_one(p, max_bytes, cache_dir, key, pk) for p, pk in paths]
-
-
-def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
-           chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
-    """Parse files (paths, or `(path, path_key)` pairs for the result cache) in a process pool, in order, with a
-    bounded number of chunks in flight
-    (so a large tree is never all in memory). The pool starts with the first chunk and its workers are ended
-    at once if the run fails or is interrupted; chunks lost with a killed worker are parsed in this process."""
-    names = (p if isinstance(p, tuple) else (str(p), "") for p in paths)
-    if jobs <= 1:
-        for name, pk in names:
-            yield _parse_one(name, max_bytes, cache_dir, key, pk)
-        return
-    first = list(itertools.islice(names, chunk))
-    if not first:
-        return
-    pool = worker_pool(jobs, method=None)
-    failed = True
-    pending: deque = deque()
-    lost: list = []  # the chunk whose result is awaited: lost with its worker if that one dies
-    try:
-        batch = first
-        while batch or pending:
-            if batch:
-                pending.append((batch, pool.submit(_parse_many, batch, max_bytes, cache_dir, key)))
-            batch = list(itertools.islice(names, chunk))
-            if len(pending) >= 4 * jobs or not batch:
-                lost, fut = pending.popleft()
-                done = wait_result(fut)
-                lost = []
-                yield from done
-        failed = False
-    except BrokenProcessPool:  # a worker was killed (OOM killer, a signal): the rest is parsed here, in order
-        for chunk_names in [lost, *(c for c, _ in pending), batch]:
-            yield from _parse_many(chunk_names, max_bytes, cache_dir, key)
-        pending.clear()
-        for name, pk in names:
-            yield _parse_one(name, max_bytes, cache_dir, key, pk)
-        failed = False
-    finally:
-        close_pool(pool, failed)
-
-
-@dataclass
-class CacheTally:
-    """What the cache could not do in this run, for one warning at the end."""
-
-    damaged: int = 0
-    unwritable: int = 0
-
-    def see(self, ft: FileTensors) -> FileTensors:
-        if ft.cache_note == DAMAGED:
-            self.damaged += 1
-        elif ft.cache_note:
-            self.unwritable += 1
-        return ft
-
-    def warnings(self, cache_dir: str) -> list[str]:
-        out = []
-        if self.damaged:
-            out.append(f"{self.damaged} damaged cache entries in {cache_dir} were ignored (the files were parsed "
-                       "again)")
-        if self.unwritable:
-            out.append(f"the cache in {cache_dir} could not store {self.unwritable} entries (only costs time)")
-        return out
 
 
 def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, jobs: int = 0,

@@ -140,7 +140,7 @@ def _stdlib_tensors() -> list:
         import sysconfig
 
         from gpubatch.analyze.discover import discover
-        from gpubatch.analyze.job import parsed
+        from gpubatch.analyze.parse import parsed
 
         root = sysconfig.get_paths()["stdlib"]
         files = [p for p in discover([root]) if "site-packages" not in str(p)]

@@ -6,7 +6,8 @@ import pytest
 
 from gpubatch.analyze.batched import Thresholds
 from gpubatch.analyze.discover import discover
-from gpubatch.analyze.job import Policy, _analyze_batch, parsed
+from gpubatch.analyze.job import Policy, _analyze_batch
+from gpubatch.analyze.parse import parsed
 from gpubatch.engine import numpy_backend
 
 pytestmark = pytest.mark.gpu

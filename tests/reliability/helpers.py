@@ -91,3 +91,14 @@ def kill_tree(pids: list[int]) -> None:
             os.kill(p, signal.SIGKILL)
         except OSError:
             pass
+
+
+def sigterm_ends_workers(proc: subprocess.Popen, start: float = 120.0, settle: float = 3.0) -> None:
+    """Wait for `proc`'s two workers, let them work `settle` seconds, SIGTERM the parent: it exits 143 and no
+    worker is alive 15 s later."""
+    assert wait_until(lambda: len(children_of(proc.pid)) >= 2, start)
+    workers = children_of(proc.pid)
+    time.sleep(settle)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(60) == 143
+    assert wait_until(lambda: not any(alive(w) for w in workers), 15), "workers left running"

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from .helpers import alive, children_of, cli, kill_tree, spawn, task, wait_until, write_tasks
+from .helpers import alive, children_of, cli, kill_tree, sigterm_ends_workers, spawn, task, wait_until, write_tasks
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")]
 
@@ -63,12 +63,7 @@ def test_sigterm_ends_gpu_workers(tmp_path):
     args = ["run-batt", "--dataset", str(_tasks(tmp_path)), "--depth", "4", "--gpus", "2", "--no-progress"]
     proc = spawn(args, tmp_path, device="cuda", **LONG)
     try:
-        assert wait_until(lambda: len(children_of(proc.pid)) >= 2, 120)
-        workers = children_of(proc.pid)
-        time.sleep(10)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(60) == 143
-        assert wait_until(lambda: not any(alive(w) for w in workers), 15), "GPU workers left running"
+        sigterm_ends_workers(proc, settle=10)
     finally:
         kill_tree(children_of(proc.pid) + [proc.pid])
 

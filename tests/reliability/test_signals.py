@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .helpers import alive, children_of, kill_tree, spawn, task, wait_until, write_tasks
+from .helpers import alive, children_of, kill_tree, sigterm_ends_workers, spawn, task, wait_until, write_tasks
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -72,11 +72,7 @@ def test_sigint_to_main_alone_stops_gpus_2_promptly_and_keeps_results(tmp_path):
 def test_sigterm_ends_gpus_workers(tmp_path):
     proc = spawn(_batt_args(tmp_path), tmp_path)
     try:
-        workers = _started_workers(proc, 2)
-        time.sleep(3)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(30) == 143
-        assert wait_until(lambda: not any(alive(w) for w in workers), 10), "--gpus workers left running"
+        sigterm_ends_workers(proc, start=60)
     finally:
         kill_tree(children_of(proc.pid) + [proc.pid])
 
