@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +19,7 @@ import numpy as np
 
 from .tensorize import COLUMNS, VERSION, FileTensors
 
+_TAG = re.compile(r"\d+-\d+\.\d+$")  # a cache generation's folder: tensor format version, Python version
 _SUM = 32  # bytes of the BLAKE2b checksum that ends every entry
 DAMAGED = "damaged"  # FileTensors.cache_note of an entry that failed its checks (counted for one warning)
 
@@ -62,11 +64,14 @@ def _discard(entry: Path) -> None:
 def prepare(root: str | os.PathLike) -> str | None:
     """Make the cache directory usable: created, ignored by git (a `.gitignore` holding `*`, as ruff's and
     pytest's caches do) and writable. Returns why it is not usable, or None when it is."""
+    if str(root).strip() in ("", "."):
+        return "analyze.cache_dir is empty (it would put the cache among the sources)"
     root = Path(root)
     try:
+        ours = not root.exists() or all(p.name == ".gitignore" or _TAG.match(p.name) for p in root.iterdir())
         root.mkdir(parents=True, exist_ok=True)
         marker = root / ".gitignore"
-        if not marker.is_file():
+        if ours and not marker.is_file():  # never into a folder that holds other things: `*` would hide them
             _write(marker, b"# created by gpubatch: the cache is never committed\n*\n")
         fd, probe = tempfile.mkstemp(dir=root, suffix=".probe")
         os.close(fd)

@@ -31,7 +31,7 @@ def _gitignore(root: Path):
                 lines = (base / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError:
                 continue
-            specs.append((base, pathspec.GitIgnoreSpec.from_lines(lines)))
+            specs.append((base, _spec(pathspec, lines)))
     if not specs:
         return None
 
@@ -45,6 +45,22 @@ def _gitignore(root: Path):
                 return True
         return False
     return ignored
+
+
+def _spec(pathspec, lines: list[str]):
+    """A .gitignore's patterns; a line git would not understand (`!`, a lone backslash, `[z-a]`) is skipped, as
+    git skips it, instead of failing the run."""
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # noqa: BLE001 - pathspec raises several kinds for a bad pattern
+        good = []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+                good.append(line)
+            except Exception:  # noqa: BLE001
+                continue
+        return pathspec.GitIgnoreSpec.from_lines(good)
 
 
 def _matches(rel: str, globs: Iterable[str]) -> bool:

@@ -122,6 +122,8 @@ def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
     path = Path(source)
     if path.is_dir():
         for f in sorted(path.glob("*.json")):
+            if not f.is_file():  # a FIFO, a device or a folder named *.json: never opened
+                continue
             try:
                 yield f.stem, _read_json(f), None
             except TaskSourceError as exc:

@@ -29,7 +29,7 @@ NASTY = [b"\x00", b"\xff\xfe", b"\xef\xbb\xbf", b"\r", b"\r\n", b"\t", b"(" * 30
          b'"', b"# noqa", b"# noqa: E7", b"# type: ignore", b"\xe9", b"\x1b[31m", "\u2028".encode(), b"def", b"    ", b"if x:\n", b"lambda", b"yield", b"await", b"\n" * 50,
          b"# -*- coding: koi8-r -*-\n", b"# coding: nonsense\n", b"x" * 5000]
 NAMES = ["a.py", "b c.py", "caf\u00e9.py", "x,line=1::y.py", "%41.py", "#h.py", "deep/er/z.py", "pkg/__init__.py",
-         "q.pyi", "-dash.py"]
+         "q.pyi", "-dash.py", ".gitignore", "deep/.gitignore"]
 
 
 @dataclass

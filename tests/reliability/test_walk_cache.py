@@ -122,3 +122,23 @@ def test_cache_is_ignored_by_git(tmp_path):
     (tmp_path / "a.py").write_text("x = 1\n")
     assert cli("analyze", "a.py", "--jobs", "1", cwd=tmp_path).exit_code == 0
     assert (tmp_path / ".gpubatch_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_gitignore_lines_git_would_skip_do_not_fail_the_run(tmp_path):
+    (tmp_path / ".gitignore").write_text("!\n\\\n[z-a]\ngen/\n")
+    for rel in ("a.py", "gen/b.py"):
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        (tmp_path / rel).write_text(BAD)
+    res = cli("analyze", ".", "--format", "json", "--no-cache", "--jobs", "1", cwd=tmp_path)
+    assert {f["path"] for f in _findings(res)} == {"a.py"}  # the good pattern still applies
+
+
+def test_cache_marker_never_hides_a_folder_of_other_files(tmp_path):
+    (tmp_path / "a.py").write_text(BAD)
+    for cache_dir in (".", "", "src"):
+        (tmp_path / "gpubatch.toml").write_text(f'[analyze]\ncache_dir = "{cache_dir}"\n')
+        (tmp_path / "src").mkdir(exist_ok=True)
+        (tmp_path / "src" / "keep.txt").write_text("x")
+        res = cli("analyze", "a.py", "--format", "json", "--jobs", "1", cwd=tmp_path)
+        assert len(_findings(res)) == 3
+        assert not (tmp_path / ".gitignore").exists() and not (tmp_path / "src" / ".gitignore").exists()
