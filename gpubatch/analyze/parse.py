@@ -52,9 +52,9 @@ def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | N
 def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
            chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
     """Parse files (paths, or `(path, path_key)` pairs for the result cache) in a process pool, in order, with a
-    bounded number of chunks in flight
-    (so a large tree is never all in memory). The pool starts with the first chunk and its workers are ended
-    at once if the run fails or is interrupted; chunks lost with a killed worker are parsed in this process."""
+    bounded number of chunks in flight (so a large tree is never all in memory). The pool starts with the first
+    chunk and its workers are ended at once if the run fails or is interrupted; chunks lost with a killed
+    worker are parsed in this process."""
     names = (p if isinstance(p, tuple) else (str(p), "") for p in paths)
     if jobs <= 1:
         for name, pk in names:

@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
             split(ignore) if ignore else tuple(cfg.get("analyze.ignore")),
             tuple(cfg.get("analyze.severity").items()),
             tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()))
-        for line in unknown_codes(policy, RULES, cfg):
+        for line in unknown_codes(policy, RULES):
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         files = discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
                          gitignore and cfg.get("analyze.respect_gitignore"),
@@ -116,7 +116,7 @@ def _sources_near(output: Path, paths: list[Path]) -> list[Path]:
     return out
 
 
-def unknown_codes(policy, rules: dict, cfg) -> list[str]:
+def unknown_codes(policy, rules: dict) -> list[str]:
     """One warning per rule code or prefix in select, ignore, severity or per-file ignores that names no rule
     (a typo there silently selects or ignores nothing)."""
     def known(code: str) -> bool:

@@ -6,6 +6,7 @@ import typer
 
 from .common import RunContext, UserError, check_outputs, job_command, write_atomic
 
+
 def register(app: typer.Typer) -> None:
     @job_command(app, "bench")
     def bench(

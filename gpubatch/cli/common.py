@@ -26,7 +26,8 @@ from gpubatch.engine.procs import Terminated, terminate_as_interrupt
 from gpubatch.engine.progress import make_progress
 from gpubatch.engine.stats import render_table
 
-from .output import OutputError, check_output, write_output
+from .output import OutputError, check_output
+from .output import write_output as write_atomic  # noqa: F401 - the jobs' one writer of output files
 
 
 class UserError(Exception):
@@ -116,23 +117,11 @@ def _console(stderr: bool) -> Console:
     return con if con.is_terminal else Console(stderr=stderr, width=160)
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a file (through links; see
-    `output.write_output`)."""
-    try:
-        write_output(path, data)
-    except OutputError as exc:
-        raise UserError(str(exc)) from None
-
-
 def check_outputs(inputs: Iterable[Path] = (), **options: Path | None) -> None:
     """Validate every output path before the work starts: `check_outputs(**{"--results": path})`."""
     for option, path in options.items():
         if path is not None:
-            try:
-                check_output(path, option, inputs)
-            except OutputError as exc:
-                raise UserError(str(exc)) from None
+            check_output(path, option, inputs)
 
 
 def load_config(config: Path | None, overrides: dict[str, Any]) -> GPUConfigManager:
@@ -157,7 +146,7 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
     err = Console(stderr=True)
     try:
         return int(fn() or 0)
-    except (ConfigError, UserError) as exc:
+    except (ConfigError, UserError, OutputError) as exc:
         if verbose:
             traceback.print_exc()
         err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)

@@ -79,8 +79,6 @@ def _table_of(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     return table
 
 
-
-
 def _mentions_us(path: Path) -> bool:
     """Whether a pyproject.toml that does not parse looks like it holds a gpubatch table."""
     try:

@@ -1,6 +1,6 @@
 """Child-process lifetime: every worker in its own process group, ended with its parent, never left running.
 
-- `worker_pool(n, initializer, initargs)`: a spawned `ProcessPoolExecutor` whose workers first call
+- `worker_pool(n, initializer, initargs)`: a `ProcessPoolExecutor` (spawned by default) whose workers first call
   `adopt_worker` (own process group, so a terminal's Ctrl-C reaches only the parent, which ends them; on Linux
   the kernel sends SIGTERM when the parent dies, and a watchdog thread exits when the parent is gone anyway);
 - `end_pool(pool)`: terminate, then kill, every worker of a pool now, without waiting for running work;

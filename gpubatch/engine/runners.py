@@ -132,11 +132,17 @@ def _worker_warm(op: BatchOp) -> None:
         op.warm(_WORKER["backend"])
 
 
-def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
+def _run_here(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings
+              ) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
+    """One batch with its own stats, as a worker reports it: results, stats, seconds, OOM, free memory."""
     stats = StatsCollector()
-    out = run_batch(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"], stats)
+    out = run_batch(op, items, backend, cpu, settings, stats)
     stats.resolve()
-    return out.results, stats, out.seconds, out.oom, _WORKER["backend"].free_memory()
+    return out.results, stats, out.seconds, out.oom, backend.free_memory()
+
+
+def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
+    return _run_here(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"])
 
 
 class ProcessRunner:
@@ -187,8 +193,7 @@ class ProcessRunner:
         while pending:
             yield self._finish(sizer, *pending.popleft(), op)
 
-    def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future, op: BatchOp | None = None
-                ) -> tuple[list, list]:
+    def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future, op: BatchOp) -> tuple[list, list]:
         try:
             results, stats, seconds, oom, free = wait_result(fut)
         except BrokenProcessPool:  # the worker died (killed, OOM): a fresh one re-runs the batch, else NumPy here
@@ -201,11 +206,9 @@ class ProcessRunner:
         sizer.observe(len(batch), seconds)
         return batch, results
 
-    def _rerun(self, op: BatchOp | None, batch: list[Any], w: int) -> tuple:
+    def _rerun(self, op: BatchOp, batch: list[Any], w: int) -> tuple:
         """Replace dead worker `w` and run `batch` there again; if that worker dies too, run it on NumPy in this
         process (the engine's results are the same on every device). Stats count the re-run."""
-        if op is None:
-            raise RuntimeError("a worker process died")
         self.stats.for_op(op.name, "cpu").worker_restarts += 1
         for _ in range(2):  # the worker may have been replaced by another batch's re-run already
             try:
@@ -213,11 +216,8 @@ class ProcessRunner:
             except BrokenProcessPool:
                 if not self._replace(w):
                     break
-        stats = StatsCollector()
         cpu = numpy_backend()
-        out = run_batch(op, batch, cpu, cpu, self.settings, stats)
-        stats.resolve()
-        return out.results, stats, out.seconds, out.oom, None
+        return _run_here(op, batch, cpu, cpu, self.settings)
 
     def close(self, failed: bool = False) -> None:
         """Wait for the workers after a clean run; end them at once after an error, an interrupt or SIGTERM

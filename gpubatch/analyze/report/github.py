@@ -4,19 +4,14 @@ The one escaping layer of this format: `_data` for the message, `_prop` for prop
 which also escapes `,` and `:` so a file name cannot end a property or inject another annotation.
 A file name that is not valid UTF-8 is written with backslash escapes.
 """
-import os
-
 from .columns import char_col
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _text(s: str) -> str:
-    return os.fsencode(s).decode("utf-8", "backslashreplace") if _has_surrogates(s) else s
-
-
-def _has_surrogates(s: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in s)
+    """Undecodable bytes of a file name (kept as surrogates) as backslash escapes; other text unchanged."""
+    return s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _data(s: str) -> str:
