@@ -253,9 +253,17 @@ def submission(tasks: list[Task], results: list[TaskResult]) -> dict:
     return out
 
 
+_TIMING_FIELDS = ("seconds", "start_seconds")
+
+
 def results_json(results: list[TaskResult], summary: BattSummary, extra: dict) -> dict:
-    return {"summary": {**asdict(summary), "accuracy": summary.accuracy, "evals_per_s": summary.evals_per_s},
-            "run": extra, "tasks": [asdict(r) for r in results]}
+    """The `--results` document: outcomes (`summary`, `tasks`), then `timings` and the `run`'s settings apart,
+    so that two runs of the same work on any device differ only there (`gpubatch diff` compares the rest)."""
+    outcome = {k: v for k, v in asdict(summary).items() if k not in _TIMING_FIELDS}
+    tasks = [{k: v for k, v in asdict(r).items() if k not in _TIMING_FIELDS} for r in results]
+    timings = {"seconds": summary.seconds, "start_seconds": summary.start_seconds,
+               "evals_per_s": summary.evals_per_s, "tasks": {r.id: r.seconds for r in results}}
+    return {"summary": {**outcome, "accuracy": summary.accuracy}, "tasks": tasks, "timings": timings, "run": extra}
 
 
 __all__ = ["BattSummary", "Fit", "TaskResult", "device_pieces", "run_batt", "search_shard", "submission", "summarize"]

@@ -43,6 +43,9 @@ def register(app: typer.Typer) -> None:
                                                  help="Run the built-in enumeration too.")] = True,
         submission: Annotated[Optional[Path], typer.Option(help="Write ARC Prize submission.json.")] = None,
         results: Annotated[Optional[Path], typer.Option(help="Write per-task results JSON.")] = None,
+        compare: Annotated[Optional[str], typer.Option(help="Run the same work again on this device (cpu or "
+                                                       "cuda) and diff the outcomes: exit 1 on any "
+                                                       "difference.")] = None,
         list_prims: Annotated[bool, typer.Option("--list-primitives", help="List the DSL and exit.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="With --list-primitives: JSON.")] = False,
     ) -> int:
@@ -73,21 +76,28 @@ def register(app: typer.Typer) -> None:
         skipped = sum(p.kind == "skipped" for p in problems)
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
-        workers = max(1, cfg.get("gpu.count"))  # one batch of all tasks, or one planned piece per device
-        # the first Ctrl-C stops the search as a budget would (what was found is scored and written, exit 130);
-        # the second ends the run at once
-        with graceful_interrupt(), run.executor(initial_size=len(loaded), max_size=len(loaded), min_size=1,
-                                                dynamic_sizing=False) as ex:
-            res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=workers)
-            device = ex.selection.kind
-            interrupted = stop_requested()
-        summary = summarize(res, seconds, skipped, start)
+        if compare not in (None, "cpu", "cuda"):
+            raise UserError(f"--compare {compare!r}: expected cpu or cuda")
+
+        def search(**device: object) -> tuple:
+            # the first Ctrl-C stops the search as a budget would (what was found is scored and written, exit 130);
+            # the second ends the run at once
+            with graceful_interrupt(), run.executor(**device) as ex:
+                res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=max(1, cfg.get("gpu.count")))
+                meta = {"dataset": source, "depth": scfg.depth, "device": ex.selection.kind,
+                        "programs_file": str(programs or "")}
+                summary = summarize(res, seconds, skipped, start)
+                return res, summary, results_json(res, summary, meta), stop_requested()
+
+        res, summary, doc, interrupted = search()
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
         if results:
-            meta = {"dataset": source, "depth": scfg.depth, "device": device, "programs_file": str(programs or "")}
-            write_atomic(results, json.dumps(results_json(res, summary, meta), indent=1) + "\n")
+            write_atomic(results, json.dumps(doc, indent=1) + "\n")
         render(run, summary, res)
+        differ = False
+        if compare and not interrupted:
+            differ = compare_devices(run, doc, search(device=compare, count=1)[2], compare)
         budget = {"time budget": f"batt.time_budget_s = {scfg.time_budget_s:g} s",
                   "state budget": f"batt.max_states = {scfg.max_states:,}"}
         for reason, n in summary.stopped:
@@ -100,7 +110,24 @@ def register(app: typer.Typer) -> None:
         if interrupted:
             run.note("interrupted: the search stopped early; what it had found is above and in the output files")
             return 130
-        return 1 if problems or summary.failed else 0
+        return 1 if problems or summary.failed or differ else 0
+
+
+def compare_devices(run: RunContext, doc: dict, other: dict, device: str) -> bool:
+    """Say whether the second run's outcomes equal the first's, listing differences; True when they differ."""
+    from gpubatch.diff import compare
+
+    found = compare(doc, other)
+    here, there = doc["run"]["device"], other["run"]["device"]
+    if not found:
+        run.out.print(f"--compare {device}: identical outcomes on {here} and {there} ({len(doc['tasks'])} tasks, "
+                      f"{doc['summary']['evaluations']:,} evaluations)", highlight=False)
+        return False
+    for d in found[:50]:
+        run.out.print(d.line(), highlight=False, markup=False)
+    run.out.print(f"--compare {device}: {len(found)} differences in outcomes between {here} and {there}",
+                  highlight=False)
+    return True
 
 
 def render(run: RunContext, s, results) -> None:

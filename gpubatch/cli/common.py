@@ -183,6 +183,33 @@ def _leave(code: int) -> int:
     return code
 
 
+def _typed(ctx: Any, name: str) -> bool:
+    """Whether option `name` was given on the command line or by the environment, not left at its default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def global_options(ctx: typer.Context, given: dict[str, Any]) -> dict[str, Any]:
+    """The global options of a job: each one typed after the command wins, else the same option typed before
+    it (`gpubatch --device cpu analyze .`), else its default."""
+    before = ctx.find_root().obj or {}
+    return {name: before[name] if name in before and not _typed(ctx, name) else value
+            for name, value in given.items()}
+
+
+def app_callback(ctx: typer.Context, **options: Any) -> None:
+    """Keep the global options typed before the command, for the job that runs."""
+    ctx.obj = {n: v for n, v in options.items() if n in _COMMON and _typed(ctx, n)}
+
+
+def callback_signature(extra: list[inspect.Parameter]) -> inspect.Signature:
+    """The app callback's signature: every global option, plus `extra` (e.g. --version)."""
+    params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, annotation=a, default=d)
+               for n, (a, d) in _COMMON.items()]
+    return inspect.Signature(params + extra)
+
+
 def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
     """Register `fn(run: RunContext, **own_options)` as a command that also takes the global options."""
     def deco(fn: Callable[..., int | None]) -> Callable:
@@ -193,7 +220,7 @@ def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
 
         @functools.wraps(fn)
         def wrapper(**kwargs: Any) -> None:
-            g = {n: kwargs.pop(n) for n in _COMMON}
+            g = global_options(kwargs.pop("_ctx"), {n: kwargs.pop(n) for n in _COMMON})
 
             def body() -> int | None:
                 cfg = load_config(g["config"], flag_overrides(g["device"], g["gpus"], g["batch_size"]))
@@ -215,8 +242,9 @@ def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
             if code:
                 raise typer.Exit(code)
 
-        wrapper.__signature__ = sig.replace(parameters=own + common)  # type: ignore[attr-defined]
-        wrapper.__annotations__ = {p.name: p.annotation for p in own + common}
+        ctx = [inspect.Parameter("_ctx", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)]
+        wrapper.__signature__ = sig.replace(parameters=own + common + ctx)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in own + common + ctx}
         del wrapper.__wrapped__
         return group.command(name, **kw)(wrapper)
     return deco

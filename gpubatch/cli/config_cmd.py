@@ -15,11 +15,11 @@ config_app = typer.Typer(help="Show or check the configuration.", no_args_is_hel
 
 
 @config_app.command("show")
-def show(config: Annotated[Optional[Path], typer.Option("--config", help="Config TOML file.")] = None,
+def show(ctx: typer.Context, config: Annotated[Optional[Path], typer.Option("--config", help="Config TOML file.")] = None,
          as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
     """Print the effective value of every key and its source (default, file, environment, flag)."""
     def body() -> int:
-        cfg = load_config(config, {})
+        cfg = load_config(config or (ctx.find_root().obj or {}).get("config"), {})
         settings = cfg.settings()
         if as_json:
             typer.echo(json.dumps({s.key: {"value": s.value, "source": s.source} for s in settings}, indent=2))

@@ -1,4 +1,6 @@
-"""Machine-readable results: summary, per-file metrics and blocks, and every finding."""
+"""Machine-readable results: summary, per-file metrics and blocks, and every finding (the outcomes), then
+`timings` (seconds, cached files): two runs of the same tree agree on everything but `timings`, which
+`gpubatch diff` leaves out."""
 import json
 from dataclasses import asdict
 
@@ -8,5 +10,7 @@ from .summary import summary
 def render(result, root=None) -> str:
     files = [{"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw,
               "blocks": [asdict(b) for b in r.blocks]} for r in result.files]
-    return json.dumps({"summary": summary(result), "files": files,
-                       "findings": [asdict(f) for f in result.findings]}, indent=1) + "\n"
+    outcomes = summary(result)
+    timings = {"seconds": outcomes.pop("seconds"), "cached_files": outcomes.pop("cached_files")}
+    return json.dumps({"summary": outcomes, "files": files, "findings": [asdict(f) for f in result.findings],
+                       "timings": timings}, indent=1) + "\n"
