@@ -22,11 +22,13 @@ for _k, (_base, _ca, _cb) in {"If": (1, 0, 0), "IfExp": (1, 0, 0), "Assert": (1,
                               "comprehension": (1, 1, 0), "Match": (0, 1, -1)}.items():
     if _k in KIND:
         BASE[KIND[_k]], CA[KIND[_k]], CB[KIND[_k]] = _base, _ca, _cb
-MUTABLE = [KIND[k] for k in ("List", "Dict", "Set", "ListComp", "DictComp", "SetComp") if k in KIND]
-IMMUTABLE_CALLS = [qhash(n) for n in ("tuple", "frozenset", "int", "float", "complex", "bool", "str", "bytes",
+MUTABLE = np.asarray([KIND[k] for k in ("List", "Dict", "Set", "ListComp", "DictComp", "SetComp") if k in KIND],
+                     np.int64)
+IMMUTABLE_CALLS = np.asarray([qhash(n) for n in ("tuple", "frozenset", "int", "float", "complex", "bool", "str", "bytes",
                                       "range", "types.MappingProxyType", "re.compile",
                                       "operator.attrgetter", "operator.itemgetter", "operator.methodcaller",
-                                      "decimal.Decimal", "fractions.Fraction", "pathlib.Path", "datetime.timedelta")]
+                                      "decimal.Decimal", "fractions.Fraction", "pathlib.Path", "datetime.timedelta")],
+                             np.int64)
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,13 @@ def concat(files: list[FileTensors]):
     return nodes, blocks
 
 
-def block_metrics(xp, nodes: dict, blocks: dict):
-    """Complexity, nesting depth and lines of every block; arrays on `xp`."""
+def block_metrics(xp, nodes: dict, blocks: dict, const=None):
+    """Complexity, nesting depth and lines of every block; arrays on `xp`. `const` uploads the constant
+    tables (the backend's content-keyed device cache: one upload per run, not per batch)."""
+    const = const or xp.asarray
     kind, owner, dead = nodes["kind"], nodes["owner"], nodes["dead"].astype(bool)
     nb = len(blocks["owner"])
-    w = xp.asarray(BASE)[kind] + xp.asarray(CA)[kind] * nodes["a"] + xp.asarray(CB)[kind] * nodes["b"]
+    w = const(BASE)[kind] + const(CA)[kind] * nodes["a"] + const(CB)[kind] * nodes["b"]
     w = xp.where(kind == KIND.get("Match", -1), xp.maximum(w, 0), w)
     w = xp.where(dead | (owner < 0), 0, w)
     own = xp.bincount(xp.where(owner >= 0, owner, nb), weights=w, minlength=nb + 1)[:nb].astype(xp.int64)
@@ -103,8 +107,9 @@ def block_metrics(xp, nodes: dict, blocks: dict):
     return complexity, nest[:nb], methods
 
 
-def rule_masks(xp, nodes: dict, th: Thresholds) -> dict[str, object]:
-    """Node-level rules as boolean masks over the batch."""
+def rule_masks(xp, nodes: dict, th: Thresholds, const=None) -> dict[str, object]:
+    """Node-level rules as boolean masks over the batch (`const`: as for block_metrics)."""
+    const = const or xp.asarray
     kind, flags, role, qn = nodes["kind"], nodes["flags"], nodes["role"], nodes["qname"]
     parent = nodes["parent"]
     pk = xp.where(parent >= 0, kind[xp.maximum(parent, 0)], -1)
@@ -113,19 +118,23 @@ def rule_masks(xp, nodes: dict, th: Thresholds) -> dict[str, object]:
     cmp_const = (kind == KIND["Constant"]) & (pk == KIND["Compare"]) & ((pf & F_EQ) > 0)
     out = {
         "E722": (kind == KIND["ExceptHandler"]) & ((flags & F_BARE_EXCEPT) > 0),
-        "B006": (role == R_DEFAULT) & xp.isin(kind, xp.asarray(MUTABLE)),
-        "B008": ((role == R_DEFAULT) | (role == R_IN_DEFAULT) | (role == R_LAMBDA_DEFAULT)) & is_call & ~xp.isin(qn, xp.asarray(IMMUTABLE_CALLS, dtype=xp.int64)),
+        "B006": (role == R_DEFAULT) & xp.isin(kind, const(MUTABLE)),
+        "B008": ((role == R_DEFAULT) | (role == R_IN_DEFAULT) | (role == R_LAMBDA_DEFAULT)) & is_call & ~xp.isin(qn, const(IMMUTABLE_CALLS)),
         "S307": is_call & (qn == qhash("eval")),
         "S102": is_call & (qn == qhash("exec")),
         "E711": cmp_const & ((flags & F_NONE) > 0),
         "E712": cmp_const & ((flags & F_BOOL) > 0),
     }
     if th.banned_calls:
-        out["GB201"] = is_call & xp.isin(qn, xp.asarray([qhash(n) for n in th.banned_calls], dtype=xp.int64))
+        out["GB201"] = is_call & xp.isin(qn, const(_hashes(th.banned_calls)))
     if th.banned_imports:
         imp = (kind == KIND["Import"]) | (kind == KIND["ImportFrom"])
-        out["GB202"] = imp & xp.isin(qn, xp.asarray([qhash(n) for n in th.banned_imports], dtype=xp.int64))
+        out["GB202"] = imp & xp.isin(qn, const(_hashes(th.banned_imports)))
     return out
+
+
+def _hashes(names) -> np.ndarray:
+    return np.asarray([qhash(n) for n in names], np.int64)
 
 
 def to_device(xp, arrays: dict) -> dict:

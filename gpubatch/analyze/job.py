@@ -102,11 +102,31 @@ class Policy:
         return dict(self.severity).get(code, SEVERITY.get(code, "warning"))
 
 
-def _analyze_batch(files: list[FileTensors], backend, policy: Policy, cache_dir: str | None = None
-                   ) -> list[FileReport]:
+NODES_PER_BYTE = 0.124  # AST nodes per byte of source (CPython 3.11's standard library): the work estimate
+CPU_THRESHOLD = 200_000  # nodes: a batch with fewer runs on NumPy under `auto` (seed; see docs/benchmarks.md)
+GPU_GAIN = 0.3  # share of a batch's NumPy time the GPU saves: the op's host work is the same on both
+
+
+def _todo(files: list[FileTensors]) -> list[FileTensors]:
+    return [f for f in files if f.result is None]
+
+
+def batch_work(files: list[FileTensors]) -> int:
+    """The op's work: AST nodes of the batch's files that are not cached."""
+    return sum(len(f.table) for f in _todo(files) if f.error is None and f.table is not None)
+
+
+def prepare_batch(files: list[FileTensors]) -> tuple:
+    """Host work done ahead of the device (`gpu.performance.prefetch` batches ahead): one set of arrays."""
+    good = [f for f in _todo(files) if f.error is None]
+    return files, concat(good) if good else None
+
+
+def _analyze_batch(payload: tuple, backend, policy: Policy, cache_dir: str | None = None) -> list[FileReport]:
     """The engine op: one batch of files' arrays through every metric and rule (cached reports pass)."""
-    todo = [f for f in files if f.result is None]
-    done = iter(_compute(todo, backend, policy)) if todo else iter(())
+    files, arrays = payload
+    todo = _todo(files)
+    done = iter(_compute(todo, arrays, backend, policy)) if todo else iter(())
     results = ResultCache(cache_dir, policy_key(policy)) if cache_dir else None
     out = []
     for ft in files:
@@ -131,13 +151,15 @@ def _from_dict(path: str, d: dict) -> FileReport:
                       tuple(Block(*b) for b in d["blocks"]), d["raw"], d["nodes"], None, True)
 
 
-def _compute(files: list[FileTensors], backend, policy: Policy) -> list[FileReport]:
+def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Policy) -> list[FileReport]:
     xp = backend.xp
     good = [f for f in files if f.error is None]
-    nodes_h, blocks_h = concat(good)
+    nodes_h, blocks_h = arrays if arrays is not None else concat([])
     nodes, blocks = to_device(xp, nodes_h), to_device(xp, blocks_h)
-    complexity, nesting, methods = (host(xp, a) for a in block_metrics(xp, nodes, blocks))
-    masks = {code: host(xp, xp.flatnonzero(m)) for code, m in rule_masks(xp, nodes, policy.thresholds).items()}
+    metrics = block_metrics(xp, nodes, blocks, backend.asarray)
+    complexity, nesting, methods = (host(xp, a) for a in metrics)
+    masks = {code: host(xp, xp.flatnonzero(m))
+             for code, m in rule_masks(xp, nodes, policy.thresholds, backend.asarray).items()}
     per_file: dict[int, list[Finding]] = {i: [] for i in range(len(good))}
     blocks_of: dict[int, list[Block]] = {i: [] for i in range(len(good))}
     th = policy.thresholds
@@ -202,6 +224,19 @@ def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
     return codes is None or (codes and not any(f.code.startswith(c) for c in codes))
 
 
+def _work_estimate(paths) -> float | None:
+    """The run's work before parsing, from the files' sizes (None when `paths` is a stream)."""
+    if not isinstance(paths, (list, tuple)):
+        return None
+    total = 0
+    for p in paths:
+        try:
+            total += os.stat(p).st_size
+        except OSError:
+            pass
+    return total * NODES_PER_BYTE
+
+
 def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, jobs: int = 0,
                 max_bytes: int = 4_000_000, cache_dir: str | None = None) -> AnalyzeResult:
     """Analyse every file of `paths`. An unusable cache directory means no cache and one warning in
@@ -214,12 +249,13 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
             res.warnings.append(f"cache disabled: {why}")
             cache_dir = None
     jobs = jobs or os.cpu_count() or 1
-    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy, cache_dir=cache_dir))
+    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy, cache_dir=cache_dir),
+                 prepare=prepare_batch, work=batch_work, cpu_threshold=CPU_THRESHOLD, gpu_gain=GPU_GAIN)
     key = policy_key(policy) if cache_dir else None
     tally = CacheTally()
     named = ((str(p), policy.path_key(str(p))) for p in paths)
     stream = (tally.see(ft) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
-    res.files = executor.run_all(op, stream, label="files")
+    res.files = executor.run_all(op, stream, label="files", work=_work_estimate(paths))
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)
     res.seconds = time.perf_counter() - t0

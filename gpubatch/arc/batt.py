@@ -146,10 +146,24 @@ def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs:
         return search_shard(items, backend, cfg, programs, builtin, backend.stats, status)
     except MemoryError:
         raise  # the engine splits the shard and retries
-    except Exception as exc:  # one broken task must not sink the shard: bisect it
-        if len(items) == 1:
+    except Exception as exc:  # one broken task must not sink the shard: the engine bisects it
+        if len(items) == 1 and not backend.is_gpu:  # on a GPU, the engine retries the task on the CPU first
             return [ItemFailure.of(exc)]
         raise
+
+
+CELLS = 900  # cells of a grid in the search's [N, 30, 30] batches, whatever its own size
+# dispatch by work (`--device auto`), measured on the H100 box (2026-11-26): a search of less than this many
+# cell evaluations runs on NumPy in less time than starting the GPU takes; the GPU saves ~all the rest
+CPU_THRESHOLD = 40_000_000
+GPU_GAIN = 0.95
+
+
+def search_work(tasks: list[Task], cfg: SearchConfig, programs: int = 0) -> float:
+    """The search op's work: grid cells times primitive applications, up to the state budget per level."""
+    P = len(builtin_primitives())
+    per_grid = sum(min(P ** d, cfg.max_states) for d in range(1, cfg.depth + 1)) + programs + 1
+    return float(CELLS * per_grid * sum(len(t.train) + len(t.test_inputs) for t in tasks))
 
 
 GROUP_COST = 25  # fixed work of one K-group on one device, in grids (about 0.5 s on a warm H100, 2026-11-26)
@@ -199,10 +213,13 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     # processes (--gpus N) report per finished piece only
     status = getattr(executor.progress, "status", None) if executor.runner.name != "processes" else None
     op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin,
-                                             status=status), warm=functools.partial(_warm_search, cfg=cfg))
+                                             status=status), warm=functools.partial(_warm_search, cfg=cfg),
+                 work=functools.partial(search_work, cfg=cfg if builtin else replace(cfg, depth=0),
+                                        programs=len(programs)),
+                 cpu_threshold=CPU_THRESHOLD, gpu_gain=GPU_GAIN)
     grids = [len(t.train) + len(t.test_inputs) for t in tasks]
     order, sizes = device_pieces(grids, grids, devices) if devices > 1 else (list(range(len(tasks))), [])
-    start = executor.warm(op)
+    start = executor.warm(op, work=op.work(tasks))
     t0 = time.perf_counter()
     results: list = [None] * len(tasks)
     dealt = [tasks[i] for i in order]

@@ -15,7 +15,7 @@ class SuitePlan:
     suite: str = "quick"
     cases: tuple[str, ...] = ()  # names or prefixes; empty: all
     gpus: int = 0  # 0: CPU only
-    repeats: int = 10
+    repeats: int = 0  # 0: the suite's own (quick: 3; full: 10 on a GPU, 3 on the CPU)
     warmup: int = 2
 
 
@@ -46,7 +46,8 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> B
     t0 = time.perf_counter()
     res = BenchResult(plan, machine=describe(plan.gpus))
     quick = plan.suite == "quick"
-    reps = 3 if quick else plan.repeats
+    reps = plan.repeats or (3 if quick else 10)
+    cpu_reps = plan.repeats or 3
     cases = selected(plan, corpus)
     if corpus is None and not quick:
         corpus = arc_corpus()
@@ -54,7 +55,7 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> B
     for case in cases:
         cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
         loops = 0 if case.group == "analyze" else min(32, case.quick_batch * 4)
-        res.measurements += measure(case, np, "cpu", cpu_sizes, min(reps, 3), 1, loop_items=loops)
+        res.measurements += measure(case, np, "cpu", cpu_sizes, cpu_reps, plan.warmup, loop_items=loops)
         if case.group.startswith("arc") and case.name != "arc_components":
             res.measurements.append(reference_loop(case, 300 if quick else 2000))
         if plan.gpus:

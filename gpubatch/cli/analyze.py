@@ -61,12 +61,11 @@ def register(app: typer.Typer) -> None:
             tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()))
         for line in unknown_codes(policy, RULES):
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
-        files = discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
+        files = list(discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
                          gitignore and cfg.get("analyze.respect_gitignore"),
-                         default_excludes and cfg.get("analyze.default_excludes"))
+                         default_excludes and cfg.get("analyze.default_excludes")))
         cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
-        # a file's arrays are ~100x its node count in bytes: 256 files a batch keeps a run under 1 GB
-        batch = min(256, cfg.get("gpu.batch.max_size"))
+        batch = min(cfg.get("analyze.max_batch_files"), cfg.get("gpu.batch.max_size"))
         with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
                                  cfg.get("analyze.max_file_bytes"), cache_dir)

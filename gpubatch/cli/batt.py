@@ -75,7 +75,8 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"no valid tasks to run from {source}")
         skipped = sum(p.kind == "skipped" for p in problems)
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
-                            max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"))
+                            max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"),
+                            store_bytes=SearchConfig.store_bytes if cfg.get("gpu.memory.keep_in_vram") else 0)
         if compare not in (None, "cpu", "cuda"):
             raise UserError(f"--compare {compare!r}: expected cpu or cuda")
 
@@ -84,7 +85,7 @@ def register(app: typer.Typer) -> None:
             # the second ends the run at once
             with graceful_interrupt(), run.executor(**device) as ex:
                 res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=max(1, cfg.get("gpu.count")))
-                meta = {"dataset": source, "depth": scfg.depth, "device": ex.selection.kind,
+                meta = {"dataset": source, "depth": scfg.depth, "device": ex.device,
                         "programs_file": str(programs or "")}
                 summary = summarize(res, seconds, skipped, start)
                 return res, summary, results_json(res, summary, meta), stop_requested()

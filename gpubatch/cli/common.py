@@ -90,7 +90,8 @@ class RunContext:
         """The engine for this run; says in one line why it is on the CPU when a GPU was possible."""
         settings = replace(self.settings(), **overrides)
         try:
-            selection = select_device(settings.device, settings.enabled, settings.count)
+            selection = select_device(settings.device, settings.enabled, settings.count,
+                                      lazy=settings.dynamic_dispatch)
         except DeviceUnavailable as exc:
             raise UserError(str(exc)) from None
         if selection.kind == "numpy" and settings.device == "auto":
@@ -101,7 +102,8 @@ class RunContext:
             self.note("gpubatch: using " + ", ".join(f"cuda:{g.index} {g.name}" for g in selection.gpus))
         tty = self.err.is_terminal and not self.quiet
         progress = make_progress(self.progress and not self.quiet, tty, self.err)
-        return BatchExecutor(settings, selection, runner=runner, stats=self.stats, progress=progress)
+        return BatchExecutor(settings, selection, runner=runner, stats=self.stats, progress=progress,
+                             notify=lambda text: self.note(f"[yellow]gpubatch: {escape(text)}[/]"))
 
     def finish(self) -> None:
         """Render and write the per-op statistics if asked."""
@@ -137,7 +139,8 @@ def flag_overrides(device: Any = None, gpus: int | None = None, batch_size: int 
         out["gpu.count"] = gpus
     if batch_size is not None:
         out.update({"gpu.batch.initial_size": batch_size, "gpu.batch.min_size": min(batch_size, 1),
-                    "gpu.batch.max_size": batch_size, "gpu.batch.dynamic_sizing": False})
+                    "gpu.batch.max_size": batch_size, "gpu.batch.dynamic_sizing": False,
+                    "analyze.max_batch_files": batch_size})
     return out
 
 
@@ -197,9 +200,21 @@ def global_options(ctx: typer.Context, given: dict[str, Any]) -> dict[str, Any]:
             for name, value in given.items()}
 
 
+JOBS = ("analyze", "run-batt", "bench")  # the commands that take the global options; `config show` takes --config
+
+
 def app_callback(ctx: typer.Context, **options: Any) -> None:
-    """Keep the global options typed before the command, for the job that runs."""
+    """Keep the global options typed before the command, for the job that runs; a command that cannot honour
+    them is a usage error (exit 2), never a silent no-op."""
     ctx.obj = {n: v for n, v in options.items() if n in _COMMON and _typed(ctx, n)}
+    command = ctx.invoked_subcommand
+    unused = [n for n in ctx.obj if command not in JOBS and not (command == "config" and n == "config")]
+    if unused:
+        flags = ", ".join("--" + n.replace("_", "-") for n in unused)
+        Console(stderr=True).print(f"[red]error:[/] gpubatch {command} does not take {escape(flags)}: the global "
+                                   f"options apply to {', '.join(JOBS)} (and --config to config show)",
+                                   highlight=False, soft_wrap=True)
+        raise typer.Exit(2)
 
 
 def callback_signature(extra: list[inspect.Parameter]) -> inspect.Signature:

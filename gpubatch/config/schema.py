@@ -46,19 +46,24 @@ KEYS: tuple[Key, ...] = (
        min=1, max=64),
     _k("gpu.memory.max_fraction", float, 0.8, "Largest fraction of free device memory one batch may use.",
        min=0.1, max=1.0),
-    _k("gpu.memory.cache_size", int, 64, "Entries in the content-keyed device-array cache (0 disables it).",
+    _k("gpu.memory.cache_size", int, 64, "Entries in the content-keyed device-array cache of tables every "
+       "batch uses (analyze's rule and metric tables: uploaded once a run, not once a batch); 0 disables it.",
        min=0, max=1_000_000),
-    _k("gpu.memory.keep_in_vram", bool, True, "Keep arrays used by several ops on the device between ops."),
+    _k("gpu.memory.keep_in_vram", bool, True, "run-batt: keep each search level's grids on the device (up to "
+       "1 GiB) for the next level; false recomputes them from the inputs (less memory, more time)."),
     _k("gpu.batch.enabled", bool, True, "Batch items; false runs one item per call (for debugging)."),
     _k("gpu.batch.initial_size", int, 1024, "Items in the first batch.", min=1, max=1 << 31),
     _k("gpu.batch.min_size", int, 1, "Smallest batch; an out-of-memory batch this small runs on the CPU.",
        min=1, max=1 << 31),
     _k("gpu.batch.max_size", int, 1 << 20, "Largest batch.", min=1, max=1 << 31),
     _k("gpu.batch.dynamic_sizing", bool, True, "Grow or shrink batches by free memory and measured throughput."),
-    _k("gpu.performance.dynamic_dispatch", bool, True, "Run batches with less work than cpu_threshold on the CPU."),
-    _k("gpu.performance.cpu_threshold", int, 0,
-       "Work units (op-defined, e.g. grid cells) below which a batch runs on the CPU.", min=0, max=1 << 62),
-    _k("gpu.performance.prefetch", int, 4, "Batches prepared on the host ahead of the device.", min=1, max=1024),
+    _k("gpu.performance.dynamic_dispatch", bool, True, "On --device auto, choose NumPy or the GPU per batch by "
+       "its work and each device's measured cost (CuPy is started only when the work asks for it)."),
+    _k("gpu.performance.cpu_threshold", int, 0, "Work below which a batch runs on NumPy under auto, in the op's "
+       "units (analyze: AST nodes; run-batt: grid cells x primitives); 0: each op's measured seed.",
+       min=0, max=1 << 62),
+    _k("gpu.performance.prefetch", int, 4, "Batches whose host work (analyze: joining the files' arrays) is "
+       "prepared ahead of the device.", min=1, max=1024),
     # analyze
     _k("analyze.jobs", int, 0, "Parser processes; 0 means the CPU count.", min=0, max=1024),
     _k("analyze.max_file_bytes", int, 4_000_000, "Files larger than this are reported (E902) and skipped.",
@@ -69,6 +74,8 @@ KEYS: tuple[Key, ...] = (
        max=1_000_000),
     _k("analyze.max_nesting", int, 5, "GB102 threshold: deepest block nesting inside a function.", min=1, max=1000),
     _k("analyze.max_params", int, 8, "GB103 threshold: most parameters of a function.", min=1, max=1000),
+    _k("analyze.max_batch_files", int, 256, "Files per batch at most (and gpu.batch.max_size): a batch holds "
+       "about 100 bytes per AST node; --batch-size sets it too.", min=1, max=1 << 20),
     _k("analyze.cache", bool, True, "Cache parsed tensors by file content."),
     _k("analyze.cache_dir", str, ".gpubatch_cache", "Directory of the tensor cache."),
     _k("analyze.respect_gitignore", bool, True, "Skip files that .gitignore excludes."),
@@ -93,10 +100,12 @@ KEYS: tuple[Key, ...] = (
     _k("batt.time_budget_s", float, 600.0, "Seconds of search per run before tasks stop expanding.",
        min=0.0, max=1e7),
     # bench
-    _k("bench.suite", str, "quick", "Benchmark suite.", choices=("quick", "full")),
-    _k("bench.repeats", int, 10, "Timed repeats per measurement (median, min and max are reported).",
-       min=1, max=100_000),
-    _k("bench.warmup", int, 2, "Untimed runs before timing.", min=0, max=1000),
+    _k("bench.suite", str, "quick", "Benchmark suite: quick, full, or batt (run-batt on 10/50/200 tasks).",
+       choices=("quick", "full", "batt")),
+    _k("bench.repeats", int, 0, "Timed repeats per measurement (median, min and max are reported); 0: the "
+       "suite's own (quick 3; full 10 on a GPU, 3 on the CPU; batt 1).", min=0, max=100_000),
+    _k("bench.warmup", int, 2, "Untimed runs before timing (batt: untimed searches before each device's first).",
+       min=0, max=1000),
 )
 
 SCHEMA: dict[str, Key] = {k.name: k for k in KEYS}

@@ -4,6 +4,7 @@ cupy is imported here only, lazily, and only when the GPU path is asked for: `--
 """
 from __future__ import annotations
 
+import importlib.util
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -100,7 +101,11 @@ class Backend:
         if not self.is_gpu:
             return np.asarray(a)
         if self.cache is not None and isinstance(a, np.ndarray):
-            return self.cache.get(a, self.xp.asarray)
+            hits = self.cache.hits
+            out = self.cache.get(a, self.xp.asarray)
+            if self.stats is not None:
+                self.stats.cache_event(self.cache.hits > hits, a.nbytes)
+            return out
         return self.xp.asarray(a)
 
     def asnumpy(self, a: Any) -> np.ndarray:
@@ -172,27 +177,34 @@ def cupy_backend(device_index: int = 0, cache_size: int = 0, max_cache_bytes: in
 class Selection:
     """The backend chosen for a run, the GPUs it will use, and why a GPU was not used if it was not."""
 
-    kind: str  # "numpy" or "cupy"
+    kind: str  # "numpy", "cupy", or "auto": decided per batch by the dispatcher, CuPy probed at first need
     gpus: tuple[GpuInfo, ...] = ()
     reason: str | None = None
     notes: tuple[str, ...] = ()
 
     def make(self, worker: int = 0, cache_size: int = 0, max_fraction: float = 0.8) -> Backend:
-        if self.kind == "numpy":
+        if self.kind != "cupy":
             return numpy_backend()
         gpu = self.gpus[worker % len(self.gpus)]
         return cupy_backend(gpu.index, cache_size, int(gpu.total_memory * max_fraction * 0.25), max_fraction)
 
 
 def select_device(requested: str = "auto", enabled: bool = True, count: int = 1,
-                  probe: Callable[[], Probe] = probe_cuda) -> Selection:
-    """Pick the backend for `auto|cpu|cuda`; `cuda` without a usable GPU raises DeviceUnavailable."""
+                  probe: Callable[[], Probe] = probe_cuda, lazy: bool = False) -> Selection:
+    """Pick the backend for `auto|cpu|cuda`; `cuda` without a usable GPU raises DeviceUnavailable.
+
+    `lazy` (dispatch by work on one device): `auto` with CuPy installed probes nothing now and returns kind
+    "auto", so that a run whose work stays small never initialises CUDA."""
     if requested == "cpu":
         return Selection("numpy", reason="CPU requested (--device cpu)")
     if not enabled:
         if requested == "cuda":
             raise DeviceUnavailable("--device cuda, but the GPU is disabled by config (gpu.enabled = false)")
         return Selection("numpy", reason="GPU disabled by config (gpu.enabled = false)")
+    if lazy and requested == "auto" and count == 1 and probe is probe_cuda:
+        if importlib.util.find_spec("cupy") is None:
+            return Selection("numpy", reason=probe_cuda().reason)
+        return Selection("auto")
     found = probe()
     if not found.gpus:
         if requested == "cuda":

@@ -1,5 +1,8 @@
 """Running one batch: CPU dispatch for small work, OOM split-and-retry, CPU fallback, failure isolation.
 
+A batch that raises is bisected until the failing items stand alone; one that still raises on the GPU for a
+reason other than memory is run once more on the CPU before it becomes an `ItemFailure`.
+
 Every runner calls `run_batch`, in the main process or in a worker, so the guarantees are the same
 everywhere: each item is processed exactly once and its result does not depend on how the batch was split.
 """
@@ -65,14 +68,19 @@ class BatchOutcome:
 
 
 def run_batch(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings,
-              stats: StatsCollector, payload: Any = None, sync: bool = True) -> BatchOutcome:
+              stats: StatsCollector, payload: Any = None, sync: bool = True,
+              dispatched: str | None = None) -> BatchOutcome:
     """Run `op` on `items`; never raises for an item's own error (it becomes an ItemFailure).
 
-    sync=False leaves the GPU running ahead (the batch's device time is read later); the sizer needs sync."""
-    if (backend.is_gpu and settings.dynamic_dispatch and settings.cpu_threshold
-            and op.work(items) < settings.cpu_threshold):
-        stats.for_op(op.name, cpu.label).cpu_dispatched += 1
-        backend = cpu
+    sync=False leaves the GPU running ahead (the batch's device time is read later); the sizer needs sync.
+    `dispatched` is why the dispatcher sent this batch to NumPy (counted in the stats). Where no dispatcher
+    chose (a GPU worker process on `auto`), the seed rule applies: work under the threshold runs on NumPy."""
+    if dispatched is None and backend.is_gpu and settings.device == "auto" and settings.dynamic_dispatch:
+        limit = settings.cpu_threshold or op.cpu_threshold
+        if limit and op.work(items) < limit:
+            dispatched, backend = "small", cpu
+    if dispatched is not None:
+        stats.for_op(op.name, cpu.label).dispatched(dispatched)
     before = backend.pool_bytes()
     t0 = time.perf_counter()
     ooms: list[int] = []
@@ -102,13 +110,17 @@ def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings
             if len(items) > 1:
                 st.oom_retries += 1
         if len(items) == 1:
+            if backend.is_gpu and not is_oom(exc):  # a GPU error (a kernel, a driver): the CPU gets a turn
+                st.gpu_error_retries += 1
+                return _run(op, items, cpu, cpu, settings, stats, None, ooms)
             st.failures += 1
             return [ItemFailure.of(exc)]
         half = len(items) // 2
         return (_run(op, items[:half], backend, cpu, settings, stats, None, ooms)
                 + _run(op, items[half:], backend, cpu, settings, stats, None, ooms))
     deferred = backend.is_gpu and not isinstance(gpu_t[0], float)
-    st.add_batch(len(items), time.perf_counter() - t0, gpu_t[0] if backend.is_gpu and not deferred else 0.0)
+    st.add_batch(len(items), time.perf_counter() - t0, gpu_t[0] if backend.is_gpu and not deferred else 0.0,
+                 op.work(items))
     if deferred:
         stats.add_pending(st, gpu_t[0])
     return out if isinstance(out, list) or not hasattr(out, "__getitem__") else list(out)  # bulk results pass

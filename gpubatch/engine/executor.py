@@ -17,10 +17,10 @@ class BatchExecutor:
 
     def __init__(self, settings: EngineSettings | None = None, selection: Selection | None = None,
                  runner: str | None = None, stats: StatsCollector | None = None,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, notify: Callable[[str], None] | None = None) -> None:
         self.settings = settings or EngineSettings()
         self.selection = selection or select_device(self.settings.device, self.settings.enabled,
-                                                    self.settings.count)
+                                                    self.settings.count, lazy=self.settings.dynamic_dispatch)
         self.stats = stats or StatsCollector()
         self.progress = progress or NullProgress()
         if runner is None:
@@ -29,33 +29,49 @@ class BatchExecutor:
         if runner not in RUNNERS:
             raise ValueError(f"unknown runner {runner!r}; choose from {', '.join(RUNNERS)}")
         self.runner = RUNNERS[runner](self.settings, self.selection, self.stats)
+        if notify is not None:
+            self.runner.notify = notify  # what the run learns late (a GPU found unusable at its first use)
+
+    @property
+    def device(self) -> str:
+        """The backends batches ran on so far: "numpy", "cupy", or "cupy+numpy" where dispatch used both."""
+        used = getattr(self.runner, "used", None)
+        if used:
+            return "+".join(sorted(used))
+        return "cupy" if self.selection.kind == "cupy" else "numpy"
 
     @property
     def backend(self):
         """The in-process backend (the main device for local runs; NumPy for sync and process runs)."""
         return self.runner.backend if hasattr(self.runner, "backend") else None
 
-    def warm(self, op: BatchOp) -> float:
+    def warm(self, op: BatchOp, work: float | None = None) -> float:
         """Ready every device for `op` now (worker start, kernel compilation and loading), so that what is
-        timed next is the work itself; returns the seconds it took."""
+        timed next is the work itself; returns the seconds it took. `work` is the job's whole work of `op`:
+        on `auto` it decides whether the GPU is started at all."""
         t0 = time.perf_counter()
-        self.runner.warm(op)
+        self.runner.warm(op, work)
         return time.perf_counter() - t0
 
     def map(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
             key: Callable[[Any], Any] | None = None, label: str | None = None,
-            sizes: Sequence[int] = ()) -> Iterator[tuple[Any, Any]]:
+            sizes: Sequence[int] = (), work: float | None = None) -> Iterator[tuple[Any, Any]]:
         """Yield `(identity, result)` for every item, in input order; identity is `key(item)` or the index.
-        `sizes`, if given, is how to cut the first batches (e.g. one batch of balanced cost per device)."""
+        `sizes`, if given, is how to cut the first batches (e.g. one batch of balanced cost per device);
+        `work`, the job's estimate of the whole work ahead (for dispatch by work)."""
         index = 0
-        for batch, results in self.map_batches(op, items, total=total, label=label, sizes=sizes):
+        for batch, results in self.map_batches(op, items, total=total, label=label, sizes=sizes, work=work):
             for item, result in zip(batch, results):
                 yield (key(item) if key else index), result
                 index += 1
 
     def map_batches(self, op: BatchOp, items: Iterable[Any], *, total: int | None = None,
-                    label: str | None = None, sizes: Sequence[int] = ()) -> Iterator[tuple[Any, Any]]:
+                    label: str | None = None, sizes: Sequence[int] = (), work: float | None = None
+                    ) -> Iterator[tuple[Any, Any]]:
         """Yield `(batch_items, batch_results)` per batch: the bulk path, with no per-item work."""
+        dispatch = getattr(self.runner, "dispatch", None)
+        if dispatch is not None:
+            dispatch.expect(op, work)
         sizer = self.settings.sizer(op.bytes_per_item)
         sizer.follow(sizes)
         self.stats.count_call(op.name)

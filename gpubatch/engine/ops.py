@@ -3,7 +3,8 @@
 An op's `run(items, backend)` returns one result per item, in order. `prepare` (optional) is host work done
 ahead of the device in the prefetch pool. `warm` (optional) readies a backend for the op (compiles and loads
 its kernels, first-touch allocations) once, before timed batches. `bytes_per_item` feeds the batch sizer;
-`work` feeds CPU dispatch.
+`work` (units the op defines: AST nodes, grid cells x primitives, bytes) and `cpu_threshold` feed dispatch by
+work (`engine/dispatch.py`).
 Ops that travel to worker processes must be built from module-level functions so that they pickle.
 """
 from __future__ import annotations
@@ -27,7 +28,9 @@ class BatchOp:
     prepare: Callable[[list[Any]], Any] | None = None
     warm: Callable[[Backend], None] | None = None
     bytes_per_item: int = 0
-    work: Callable[[Sequence[Any]], int] = _count
+    work: Callable[[Sequence[Any]], float] = _count
+    cpu_threshold: int = 0  # seed of dispatch by work: a batch with less work runs on NumPy (0: none)
+    gpu_gain: float = 0.5  # share of the op's NumPy time the GPU is expected to save, before it is measured
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator
 
-from .backend import Backend, Selection, numpy_backend
+from .backend import Backend, Selection, numpy_backend, select_device
 from .batch import EngineSettings, run_batch
+from .dispatch import Dispatcher
 from .ops import BatchOp
 from .procs import close_pool, wait_result, worker_pool
 from .sizer import BatchSizer
@@ -51,7 +53,7 @@ class SyncRunner:
         self.settings, self.stats = settings, stats
         self.backend = numpy_backend()
 
-    def warm(self, op: BatchOp) -> None:
+    def warm(self, op: BatchOp, work: float | None = None) -> None:
         if op.warm is not None:
             op.warm(self.backend)
 
@@ -68,16 +70,77 @@ class SyncRunner:
 
 
 class LocalRunner(SyncRunner):
-    """The selected device in this process; `op.prepare` runs ahead in a bounded thread pool."""
+    """The selected device in this process; `op.prepare` runs ahead in a bounded thread pool. On `auto` the
+    dispatcher picks NumPy or the GPU per batch, and the GPU is started at its first batch."""
 
     name = "local"
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
         super().__init__(settings, selection, stats)
         self.cpu = self.backend
-        self.backend = selection.make(0, settings.cache_size if settings.keep_in_vram else 0,
-                                      settings.max_fraction)
+        self.notify: Callable[[str], None] = lambda text: None
+        self.dispatch = Dispatcher(settings.cpu_threshold) if selection.kind == "auto" else None
+        self.gpu: Backend | None = None
+        if selection.kind == "cupy":
+            self.gpu = self.backend = self._make(selection)
+        self.warmed: set[tuple[str, bool]] = set()
+        self.used: set[str] = set()
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gpubatch-prefetch")
+
+    def _make(self, selection: Selection) -> Backend:
+        return selection.make(0, self.settings.cache_size if self.settings.keep_in_vram else 0,
+                              self.settings.max_fraction)
+
+    def warm(self, op: BatchOp, work: float | None = None) -> None:
+        """Ready the device for `op`; on `auto`, the GPU is started now only if `work` (the job's whole work of
+        this op, when known) is work the dispatcher gives it."""
+        if self.dispatch is None:
+            self._warm(op, self.backend)
+            return
+        self.dispatch.expect(op, work)
+        if work is not None and self.dispatch.choose(op, work).gpu:
+            self._start_gpu(op)
+
+    def _warm(self, op: BatchOp, backend: Backend) -> None:
+        if (op.name, backend.is_gpu) not in self.warmed:
+            self.warmed.add((op.name, backend.is_gpu))
+            if op.warm is not None:
+                op.warm(backend)
+
+    def _start_gpu(self, op: BatchOp) -> Backend | None:
+        """Probe and start the GPU at its first use (CuPy import, context, the op's kernels), timed: the
+        dispatcher weighs that start-up against NumPy for the work left."""
+        t0 = time.perf_counter()
+        gpu, reason = self._open_gpu()
+        if gpu is None:
+            self.dispatch.gpu_unusable()
+            self.notify(f"running on the CPU (NumPy): {reason}")
+            return None
+        self.gpu = self.backend = gpu
+        self._warm(op, self.gpu)
+        seconds = time.perf_counter() - t0
+        self.dispatch.gpu_started(seconds)
+        self.stats.gpu_startup_s += seconds
+        return self.gpu
+
+    def _open_gpu(self) -> tuple[Backend | None, str | None]:
+        """Probe CUDA and make the GPU backend; (None, why) when no GPU is usable."""
+        selection = select_device("auto", self.settings.enabled, 1)
+        return (self._make(selection), None) if selection.kind == "cupy" else (None, selection.reason)
+
+    def _device(self, op: BatchOp, batch: list[Any]) -> tuple[Backend, str | None, float]:
+        """The backend for this batch, the reason when dispatch sent it to NumPy, and its work."""
+        if self.dispatch is None:
+            return self.backend, None, 0.0
+        work = float(op.work(batch))
+        choice = self.dispatch.choose(op, work)
+        if not choice.gpu:
+            return self.cpu, choice.reason, work
+        gpu = self.gpu or self._start_gpu(op)
+        if gpu is None:
+            return self.cpu, None, work
+        self._warm(op, gpu)
+        return gpu, None, work
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         def next_size() -> int:  # free memory matters only to a sizer that can move
@@ -97,8 +160,13 @@ class LocalRunner(SyncRunner):
             yield self._finish(op, sizer, *pending.popleft())
 
     def _finish(self, op: BatchOp, sizer: BatchSizer, batch: list[Any], fut: Future | None) -> tuple[list, list]:
-        out = run_batch(op, batch, self.backend, self.cpu, self.settings, self.stats,
-                        fut.result() if fut is not None else None, sync=sizer.learning)
+        backend, reason, work = self._device(op, batch)
+        learning = sizer.learning or (self.dispatch is not None and self.dispatch.learning(op))
+        out = run_batch(op, batch, backend, self.cpu, self.settings, self.stats,
+                        fut.result() if fut is not None else None, sync=learning, dispatched=reason)
+        self.used.add(backend.name)
+        if self.dispatch is not None:
+            self.dispatch.observe(op, backend.is_gpu, work, out.seconds)
         if out.oom:
             sizer.on_oom(len(batch))
         sizer.observe(len(batch), out.seconds, out.bytes_used)
@@ -159,7 +227,7 @@ class ProcessRunner:
         self.load = [0] * n
         self.free: int | None = None
 
-    def warm(self, op: BatchOp) -> None:
+    def warm(self, op: BatchOp, work: float | None = None) -> None:
         """Start every worker (spawn, imports, device context) and warm the op there, all at once. A worker that
         dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here."""
         for w, fut in enumerate([w.submit(_worker_warm, op) for w in self.workers]):

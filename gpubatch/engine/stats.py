@@ -23,8 +23,17 @@ class OpStats:
     cpu_dispatched: int = 0
     failures: int = 0
     worker_restarts: int = 0  # batches re-run because their worker process died
+    gpu_error_retries: int = 0  # items that raised on the GPU (not out of memory) and were run on the CPU
+    work: float = 0.0  # units of work the op reported for its batches (nodes, cells x primitives, bytes)
+    reasons: dict = field(default_factory=dict)  # why batches were dispatched to NumPy -> how many
 
-    def add_batch(self, size: int, seconds: float, gpu_seconds: float = 0.0) -> None:
+    def dispatched(self, reason: str) -> None:
+        """Count a batch that dispatch by work sent to NumPy, and why."""
+        self.cpu_dispatched += 1
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+    def add_batch(self, size: int, seconds: float, gpu_seconds: float = 0.0, work: float = 0.0) -> None:
+        self.work += work
         self.batches += 1
         self.items += size
         self.max_batch = max(self.max_batch, size)
@@ -33,8 +42,10 @@ class OpStats:
 
     def merge(self, other: "OpStats") -> None:
         for name in ("calls", "items", "batches", "seconds", "gpu_seconds", "oom_retries", "cpu_fallbacks",
-                     "cpu_dispatched", "failures", "worker_restarts"):
+                     "cpu_dispatched", "failures", "worker_restarts", "gpu_error_retries", "work"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for reason, n in other.reasons.items():
+            self.reasons[reason] = self.reasons.get(reason, 0) + n
         self.max_batch = max(self.max_batch, other.max_batch)
 
     @property
@@ -64,6 +75,14 @@ class StatsCollector:
     ops: dict[tuple[str, str], OpStats] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=dict)
     pending: list = field(default_factory=list)  # (op stats, start event, end event) not yet read
+    gpu_startup_s: float = 0.0  # starting the GPU at its first use (CuPy import, context, kernels)
+    cache: dict = field(default_factory=lambda: {"hits": 0, "misses": 0, "bytes_saved": 0})  # device cache
+
+    def cache_event(self, hit: bool, nbytes: int) -> None:
+        """One lookup in a backend's device cache: a hit saves an upload of `nbytes`."""
+        self.cache["hits" if hit else "misses"] += 1
+        if hit:
+            self.cache["bytes_saved"] += nbytes
 
     def add_pending(self, st: OpStats, events: tuple) -> None:
         self.pending.append((st, *events))
@@ -90,17 +109,22 @@ class StatsCollector:
             self.for_op(op, device).merge(st)
         for op, n in other.calls.items():
             self.calls[op] = self.calls.get(op, 0) + n
+        self.gpu_startup_s += other.gpu_startup_s
+        for name, n in other.cache.items():
+            self.cache[name] += n
 
     def rows(self) -> list[OpStats]:
         self.resolve()
         for s in self.ops.values():
             s.calls = self.calls.get(s.op, s.batches)  # sub-steps timed inside an op: one call a batch
         active = (s for s in self.ops.values()
-                  if s.items or s.failures or s.cpu_fallbacks or s.oom_retries or s.cpu_dispatched or s.worker_restarts)
+                  if s.items or s.failures or s.cpu_fallbacks or s.oom_retries or s.cpu_dispatched or s.worker_restarts
+                  or s.gpu_error_retries)
         return sorted(active, key=lambda s: (s.op, s.device))
 
     def to_json(self) -> str:
-        return json.dumps({"ops": [s.as_dict() for s in self.rows()]}, indent=2)
+        return json.dumps({"ops": [s.as_dict() for s in self.rows()], "gpu_startup_s": self.gpu_startup_s,
+                           "device_cache": self.cache}, indent=2)
 
 
 def _elapsed(start, end) -> float:
@@ -113,14 +137,21 @@ def render_table(stats: StatsCollector, title: str = "per-op statistics"):
     """A Rich table of the collector (imported lazily: rich is only needed to render)."""
     from rich.table import Table
 
+    if stats.gpu_startup_s:
+        title += f"; GPU start-up {stats.gpu_startup_s:.2f} s"
+    if stats.cache["hits"] or stats.cache["misses"]:
+        c = stats.cache
+        title += f"; device cache {c['hits']:,} hits, {c['misses']:,} misses, {c['bytes_saved']:,} bytes not re-uploaded"
     table = Table(title=title, title_justify="left")
     for col in ("op", "device", "calls", "items", "batches", "mean batch", "max batch", "time s", "µs/item",
-                "items/s", "OOM retries", "CPU fallbacks", "worker re-runs", "failed"):
-        table.add_column(col, justify="left" if col in ("op", "device") else "right")
+                "items/s", "to CPU (why)", "OOM retries", "CPU fallbacks", "GPU errors", "worker re-runs",
+                "failed"):
+        table.add_column(col, justify="left" if col in ("op", "device", "to CPU (why)") else "right")
     for s in stats.rows():
         t = s.gpu_seconds or s.seconds
+        why = ", ".join(f"{n} {reason}" for reason, n in sorted(s.reasons.items())) or "0"
         table.add_row(s.op, s.device + (" (gpu time)" if s.gpu_seconds else ""), str(s.calls), f"{s.items:,}",
                       str(s.batches), f"{s.mean_batch:,.1f}", f"{s.max_batch:,}", f"{t:.4f}",
-                      f"{s.per_item_us:.3f}", f"{s.items_per_s:,.0f}", str(s.oom_retries), str(s.cpu_fallbacks),
-                      str(s.worker_restarts), str(s.failures))
+                      f"{s.per_item_us:.3f}", f"{s.items_per_s:,.0f}", why, str(s.oom_retries),
+                      str(s.cpu_fallbacks), str(s.gpu_error_retries), str(s.worker_restarts), str(s.failures))
     return table

@@ -40,3 +40,12 @@ def test_config_before_config_show(tmp_path):
     result = runner.invoke(app, ["--config", str(cfg), "config", "show", "--json"])
     assert result.exit_code == 0
     assert json.loads(result.output)["gpu.batch.max_size"]["value"] == 77
+
+
+def test_commands_that_cannot_honour_a_global_option_refuse_it():
+    result = runner.invoke(app, ["--device", "cpu", "devices"])
+    assert result.exit_code == 2 and "does not take --device" in result.output
+    result = runner.invoke(app, ["--stats", "diff", "a.json", "b.json"])
+    assert result.exit_code == 2
+    result = runner.invoke(app, ["bench", "--batch-size", "4"])
+    assert result.exit_code == 2 and "cannot honour --batch-size" in result.output
