@@ -126,8 +126,13 @@ def verdicts(rows: list[dict]) -> list[dict]:
     """Per workload: auto's seconds against the faster of cpu and cuda."""
     out = []
     for what in dict.fromkeys((r["job"], r["what"]) for r in rows):
-        by = {r["device"]: r["seconds"] for r in rows if (r["job"], r["what"]) == what}
-        best = min(v for d, v in by.items() if d != "auto" and v is not None)
+        by: dict = {}
+        for r in rows:  # the best of each device's runs (the GPU box's timings vary run to run)
+            if (r["job"], r["what"]) == what and r["seconds"] is not None:
+                by[r["device"]] = min(by.get(r["device"], r["seconds"]), r["seconds"])
+        if not any(d != "auto" for d in by):
+            continue
+        best = min(v for d, v in by.items() if d != "auto")
         auto = by.get("auto")
         out.append({"job": what[0], "what": what[1], **{d: by.get(d) for d in DEVICES}, "best": best,
                     "auto_vs_best": None if auto is None else round(auto / best - 1, 4)})

@@ -1,5 +1,5 @@
 """Symmetry restoration: hand-checked meanings; the search applying input-only primitives at depth 1; training
-tasks the fifth session's primitives (restore, overlay, dedupe, crop_pick, palette) solve."""
+tasks that the primitives restore, overlay, dedupe, crop_pick and palette solve."""
 import numpy as np
 import pytest
 
