@@ -59,14 +59,15 @@ def gpubatch(*args: str) -> list[str]:
     return [sys.executable, "-m", "gpubatch", *args, "--no-progress", "-q"]
 
 
-def analyze_runs(tree: Path, label: str, work: Path, repeats: int) -> list[dict]:
+def analyze_runs(tree: Path, label: str, work: Path, repeats: int, devices=DEVICES, phases=("cold", "warm")
+                 ) -> list[dict]:
     rows = []
-    for device in DEVICES:
+    for device in devices:
         cache = work / f"cache-{label}-{device}"
         shutil.rmtree(cache, ignore_errors=True)
         env_cfg = work / f"cfg-{device}.toml"
         env_cfg.write_text(f'[analyze]\ncache_dir = "{cache}"\n')
-        for phase in ("cold", "warm"):
+        for phase in phases:
             best = None
             for r in range(repeats if phase == "warm" else 1):
                 res = timed(gpubatch("analyze", str(tree), "--device", device, "--config", str(env_cfg),
@@ -142,12 +143,13 @@ def verdicts(rows: list[dict]) -> list[dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tree", type=Path, help="Python tree for analyze (e.g. the stdlib)")
-    ap.add_argument("--copies", type=int, default=0, help="also analyse N unique copies of --tree")
+    ap.add_argument("--copies", type=int, default=0, help="analyse N unique copies of --tree instead")
     ap.add_argument("--batt", default="", help="run-batt workloads TASKS:DEPTH,...")
     ap.add_argument("--dataset", default="arc1-train")
     ap.add_argument("--repeats", type=int, default=2, help="warm runs per device (best kept)")
     ap.add_argument("--cpu-limit", type=float, default=800, help="skip CPU run-batt when tasks x 4^depth exceeds")
-    ap.add_argument("--devices", default=",".join(DEVICES), help="run-batt devices, in order")
+    ap.add_argument("--devices", default=",".join(DEVICES), help="devices, in order (repeat one to re-run it)")
+    ap.add_argument("--phases", default="cold,warm", help="analyze: cold (fresh cache) and/or warm")
     ap.add_argument("--json", type=Path, required=True)
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="gpubatch-auto-"))
@@ -156,10 +158,12 @@ def main() -> None:
     try:
         prewarm(args, work)
         if args.tree:
-            rows += analyze_runs(args.tree, "tree", work, args.repeats)
-            if args.copies:
+            devices, phases = args.devices.split(","), args.phases.split(",")
+            if not args.copies:
+                rows += analyze_runs(args.tree, "tree", work, args.repeats, devices, phases)
+            else:
                 n = make_tree(args.tree, args.copies, work / "big")
-                rows += analyze_runs(work / "big", f"{n}-file tree", work, args.repeats)
+                rows += analyze_runs(work / "big", f"{n}-file tree", work, args.repeats, devices, phases)
         if args.batt:
             rows += batt_runs(args.batt, args.dataset, work, args.cpu_limit, args.devices.split(","))
     finally:

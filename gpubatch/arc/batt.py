@@ -153,9 +153,10 @@ def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs:
 
 
 CELLS = 900  # cells of a grid in the search's [N, 30, 30] batches, whatever its own size
-# dispatch by work (`--device auto`), measured on the H100 box (2026-11-26): a search of less than this many
-# cell evaluations runs on NumPy in less time than starting the GPU takes; the GPU saves ~all the rest
-CPU_THRESHOLD = 40_000_000
+# dispatch by work (`--device auto`), measured on the H100 box (2026-11-26): whole commands on NumPy and on the
+# GPU cross near 37 training tasks at depth 1 (20 tasks: 2.6 s against 3.3 s; 50: 4.4 s against 3.8 s), about
+# 80M cell evaluations; past that the GPU saves nearly all of the search's NumPy time
+CPU_THRESHOLD = 80_000_000
 GPU_GAIN = 0.95
 
 

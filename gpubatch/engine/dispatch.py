@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 CALIBRATE = 8  # batches under this many thresholds of work are cheap enough to time on NumPy first
-STARTUP_SEED = 1.0  # seconds to start the GPU before it has been measured (H100 box, 2026-11-26: 0.9-1.3 s)
+STARTUP_SEED = 1.5  # seconds to start the GPU before it has been measured (H100 and H200, 2026-11-26: 1.3-1.7 s)
 LEARNING_BATCHES = 3  # batches per device timed synchronously before the rates are trusted
 
 
