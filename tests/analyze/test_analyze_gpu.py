@@ -6,7 +6,7 @@ import pytest
 
 from gpubatch.analyze.batched import Thresholds
 from gpubatch.analyze.discover import discover
-from gpubatch.analyze.job import Policy, _analyze_batch
+from gpubatch.analyze.job import Policy, _analyze_batch, prepare_batch
 from gpubatch.analyze.parse import parsed
 from gpubatch.engine import numpy_backend
 
@@ -19,8 +19,11 @@ def test_cupy_reports_equal_numpy():
     roots = [Path(sysconfig.get_paths()["stdlib"]) / d for d in ("email", "json", "asyncio", "unittest")]
     files = list(parsed(discover(roots), 4, 4_000_000, None))
     policy = Policy(Thresholds(max_complexity=5, banned_calls=("os.system",), banned_imports=("pickle",)))
-    cpu = _analyze_batch(files, numpy_backend(), policy)
-    gpu = _analyze_batch(files, cupy_backend(0), policy)
+    cpu = _analyze_batch(prepare_batch(files), numpy_backend(), policy)
+    device = cupy_backend(0, cache_size=64)
+    gpu = _analyze_batch(prepare_batch(files), device, policy)
+    again = _analyze_batch(prepare_batch(files), device, policy)  # the constant tables: from the device cache
     assert len(cpu) == len(files) > 50
-    assert cpu == gpu
+    assert cpu == gpu == again
+    assert device.cache.hits >= device.cache.misses > 0
     assert sum(len(r.findings) for r in cpu) > 10
