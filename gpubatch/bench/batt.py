@@ -48,13 +48,13 @@ class BattSuite:
     seconds: float = 0.0
 
 
-def _search(tasks, device: str, depth: int, budget_s: float):
+def _search(tasks, device: str, depth: int, budget_s: float, max_states: int):
     from gpubatch.arc.batt import results_json, run_batt, summarize
     from gpubatch.arc.search import SearchConfig
     from gpubatch.engine import BatchExecutor, EngineSettings, select_device
 
     settings = EngineSettings(device=device, count=1, dynamic_dispatch=False)
-    cfg = SearchConfig(depth=depth, time_budget_s=budget_s)
+    cfg = SearchConfig(depth=depth, max_states=max_states, time_budget_s=budget_s)
     with BatchExecutor(settings, select_device(device), runner="local") as ex:
         res, seconds, start = run_batt(tasks, ex, cfg)
     summary = summarize(res, seconds, 0, start)
@@ -62,8 +62,10 @@ def _search(tasks, device: str, depth: int, budget_s: float):
 
 
 def run_batt_suite(gpus: int, sizes=SIZES, depths=DEPTHS, repeats: int = 1, warmup: int = 1,
-                   cpu_budget_s: float = 600.0, dataset: str = "arc1-train", progress=None) -> BattSuite:
-    """Every (tasks, depth) on the CPU and, with `gpus`, on one GPU; the devices' outcomes compared."""
+                   cpu_budget_s: float = 600.0, dataset: str = "arc1-train", progress=None,
+                   max_states: int = 2_000_000) -> BattSuite:
+    """Every (tasks, depth) on the CPU and, with `gpus`, on one GPU, with run-batt's state budget per task
+    (`batt.max_states`); the devices' outcomes compared."""
     from gpubatch.arc.tasks import load_tasks
     from gpubatch.diff import compare
 
@@ -75,7 +77,7 @@ def run_batt_suite(gpus: int, sizes=SIZES, depths=DEPTHS, repeats: int = 1, warm
     devices = ["cpu"] + (["cuda"] if gpus else [])
     for device in devices:
         for _ in range(warmup):  # untimed: loads the data paths, compiles and loads the kernels
-            _search(all_tasks[:3], device, 1, math.inf)
+            _search(all_tasks[:3], device, 1, math.inf, max_states)
     cpu_rate: float | None = None  # CPU seconds per unit of the search's work bound, from the runs so far
     for depth in depths:
         for n in sizes:
@@ -83,20 +85,20 @@ def run_batt_suite(gpus: int, sizes=SIZES, depths=DEPTHS, repeats: int = 1, warm
             docs = {}
             for device in devices:
                 if device == "cpu" and cpu_rate is not None:
-                    estimate = cpu_rate * _work_bound(tasks, depth)
+                    estimate = cpu_rate * _work_bound(tasks, depth, max_states)
                     if estimate > cpu_budget_s:
                         out.skipped[(n, depth, device)] = f"estimated {estimate:,.0f} s on this CPU"
                         continue
                 times, summary = [], None
                 for _ in range(max(1, repeats)):
-                    summary, docs[device] = _search(tasks, device, depth, math.inf)
+                    summary, docs[device] = _search(tasks, device, depth, math.inf, max_states)
                     times.append(summary.seconds)
                 run = BattRun(n, depth, device, statistics.median(times), summary.start_seconds,
                               summary.evaluations, sum(len(t.train) + len(t.test_inputs) for t in tasks),
                               summary.test_correct, summary.test_outputs)
                 out.runs.append(run)
                 if device == "cpu":
-                    cpu_rate = run.seconds / max(1, _work_bound(tasks, depth))
+                    cpu_rate = run.seconds / max(1, _work_bound(tasks, depth, max_states))
                 if progress:
                     progress(f"{n} tasks, depth {depth}, {device}: {run.seconds:.2f} s")
             if len(docs) == 2:
@@ -106,11 +108,11 @@ def run_batt_suite(gpus: int, sizes=SIZES, depths=DEPTHS, repeats: int = 1, warm
     return out
 
 
-def _work_bound(tasks, depth: int) -> float:
+def _work_bound(tasks, depth: int, max_states: int) -> float:
     from gpubatch.arc.batt import search_work
     from gpubatch.arc.search import SearchConfig
 
-    return search_work(tasks, SearchConfig(depth=depth))
+    return search_work(tasks, SearchConfig(depth=depth, max_states=max_states))
 
 
 def rows(suite: BattSuite) -> list[dict]:

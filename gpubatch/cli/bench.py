@@ -81,7 +81,8 @@ def _batt(run: RunContext, cases: str | None, gpus: int, save, say, plot) -> int
     depths = tuple(int(c[1:]) for c in picks if c[:1] == "d") or DEPTHS
     cfg = run.cfg
     suite = run_batt_suite(gpus, sizes, depths, cfg.get("bench.repeats") or 1, cfg.get("bench.warmup"),
-                           cfg.get("batt.time_budget_s"), cfg.get("batt.dataset"), progress=say)
+                           cfg.get("batt.time_budget_s"), cfg.get("batt.dataset"), progress=say,
+                           max_states=cfg.get("batt.max_states"))
     run.out.print(table(suite))
     save(to_json(suite))
     return 0 if all(v is True for v in suite.agree.values()) else 1
