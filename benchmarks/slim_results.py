@@ -5,7 +5,8 @@
 - run-batt `--results`: the summary (outcomes and timings) and, per task, whether each test output was
   right, the best program, how many programs fit, states, why the search stopped; no predicted grids;
 - `--stats-json`: one op per line;
-- `gpubatch bench --json`: the plan, the machine and the summary rows; no raw samples.
+- `gpubatch bench --json`: the plan, the machine and the summary rows; no raw samples;
+- `benchmarks/auto_vs_devices.py --json`: each run's time with only its job's op from the stats.
 The full file is what the command beside a figure regenerates; the slim one is what the figure rests on.
 """
 from __future__ import annotations
@@ -34,9 +35,23 @@ def slim_bench(doc: dict) -> dict:
     return {k: doc[k] for k in ("plan", "machine", "seconds", "summary", "suite") if k in doc}
 
 
+def slim_auto(doc: dict) -> dict:
+    """benchmarks/auto_vs_devices.py: each run's time, and of its stats the job's own op and GPU start-up."""
+    runs = []
+    for r in doc["runs"]:
+        st = r.get("stats") or {}
+        ops = [{k: o[k] for k in ("op", "device", "batches", "seconds", "work", "reasons")}
+               for o in st.get("ops", []) if o["op"] in ("search", "analyze")]
+        runs.append({**{k: v for k, v in r.items() if k != "stats"}, "ops": ops,
+                     "gpu_startup_s": st.get("gpu_startup_s", 0.0)})
+    return {**{k: v for k, v in doc.items() if k != "runs"}, "runs": runs}
+
+
 def slim(doc: dict) -> dict:
     if "tasks" in doc and "summary" in doc:
         return slim_batt(doc)
+    if "runs" in doc and doc["runs"] and "job" in doc["runs"][0]:
+        return slim_auto(doc)
     if "ops" in doc:
         return doc
     return slim_bench(doc)

@@ -76,8 +76,8 @@ def run_batt_suite(gpus: int, sizes=SIZES, depths=DEPTHS, repeats: int = 1, warm
     all_tasks, _ = load_tasks(dataset, max(sizes))
     devices = ["cpu"] + (["cuda"] if gpus else [])
     for device in devices:
-        for _ in range(warmup):  # untimed: loads the data paths, compiles and loads the kernels
-            _search(all_tasks[:3], device, 1, math.inf, max_states)
+        for _ in range(warmup):  # untimed: loads the data paths; on the GPU, compiles every level's kernels
+            _search(all_tasks[:3], device, 1 if device == "cpu" else min(2, max(depths)), math.inf, max_states)
     cpu_rate: float | None = None  # CPU seconds per unit of the search's work bound, from the runs so far
     for depth in depths:
         for n in sizes:
