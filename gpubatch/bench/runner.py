@@ -2,6 +2,7 @@
 data already on the device), end to end with transfers, through the executor, and on N GPUs at once."""
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -147,7 +148,7 @@ def executor_overhead(case: Case, batch: int, repeats: int) -> tuple[Measurement
     data = case.make(cupy, batch, 3)
     global _BENCH_DATA
     _BENCH_DATA = (case, data, batch)
-    op = BatchOp(case.name, _exec_run)
+    op = BatchOp(case.name, _exec_run, work=functools.partial(_bytes_of, case.bytes_per_item))
     settings = EngineSettings(device="cuda", initial_size=batch, max_size=batch, dynamic_sizing=False,
                               cache_size=0)
     raw = Measurement(case.name, case.group, "cuda:0", "raw_loop", batch, items=batch * nb)
@@ -186,6 +187,11 @@ class _Count:
 
     def __iter__(self):
         return iter(range(self.n))
+
+
+def _bytes_of(bytes_per_item: int, items) -> int:
+    """The bench op's work: the bytes its batch moves."""
+    return bytes_per_item * len(items)
 
 
 def _exec_run(items, backend):
