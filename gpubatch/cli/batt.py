@@ -53,6 +53,8 @@ def register(app: typer.Typer) -> None:
         if list_prims:
             typer.echo(list_primitives(as_json))
             return 0
+        if as_json:
+            raise UserError("--json lists the primitives as JSON: it needs --list-primitives (results: --results)")
         from gpubatch.arc.batt import results_json, run_batt as job, submission as make_submission, summarize
         from gpubatch.arc.programs import ProgramError, read_programs
         from gpubatch.arc.search import SearchConfig

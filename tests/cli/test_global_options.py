@@ -49,3 +49,8 @@ def test_commands_that_cannot_honour_a_global_option_refuse_it():
     assert result.exit_code == 2
     result = runner.invoke(app, ["bench", "--batch-size", "4"])
     assert result.exit_code == 2 and "cannot honour --batch-size" in result.output
+
+
+def test_run_batt_json_without_list_primitives_is_refused():
+    result = runner.invoke(app, ["run-batt", "--json", "--device", "cpu"])
+    assert result.exit_code == 2 and "--list-primitives" in result.output
