@@ -212,7 +212,7 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     searches): the slowest piece sets the wall time of a multi-GPU run."""
     # the depth-level status reaches the progress display when the search runs in this process; worker
     # processes (--gpus N) report per finished piece only
-    status = getattr(executor.progress, "status", None) if executor.runner.name != "processes" else None
+    status = getattr(executor.progress, "status", None) if executor.runner.name in ("sync", "local") else None
     op = BatchOp("search", functools.partial(_search_op, cfg=cfg, programs=tuple(programs), builtin=builtin,
                                              status=status), warm=functools.partial(_warm_search, cfg=cfg),
                  work=functools.partial(search_work, cfg=cfg if builtin else replace(cfg, depth=0),

@@ -25,11 +25,12 @@ def register(app: typer.Typer) -> None:
 
         cfg = run.cfg
         unused = [flag for flag, given in (("--batch-size", cfg.source("gpu.batch.max_size") == "command line"),
-                                           ("--stats", run.show_stats), ("--stats-json", run.stats_json))
+                                           ("--stats", run.show_stats), ("--stats-json", run.stats_json),
+                                           ("--cluster", cfg.get("cluster.address")))
                   if given]
         if unused:
             raise UserError(f"bench cannot honour {', '.join(unused)}: it measures each case at its own batch "
-                            "sizes and reports its own figures (--json)")
+                            "sizes, on this host, and reports its own figures (--json)")
         check_outputs(**{"--json": json_out, "--plot": plot})
         name = suite or cfg.get("bench.suite")
         if name not in ("quick", "full", "batt"):

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from gpubatch.config import ConfigError, GPUConfigManager
 from gpubatch.engine import BatchExecutor, DeviceUnavailable, EngineSettings, StatsCollector, select_device
+from gpubatch.engine.cluster import ClusterLost, ClusterUnavailable
 from gpubatch.engine.procs import Terminated, terminate_as_interrupt
 from gpubatch.engine.progress import make_progress
 from gpubatch.engine.stats import render_table
@@ -51,6 +52,9 @@ _COMMON: dict[str, tuple[Any, Any]] = {
     "batch_size": (Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Fixed batch size "
                                                          "(default: dynamic sizing from config).",
                                                          rich_help_panel=GLOBAL)], None),
+    "cluster": (Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler "
+                                                      "(tcp://host:8786) or local:N.", rich_help_panel=GLOBAL)],
+                None),
     "stats": (Annotated[bool, typer.Option("--stats/--no-stats", help="Print per-op statistics at the end.",
                                            rich_help_panel=GLOBAL)], False),
     "stats_json": (Annotated[Optional[Path], typer.Option("--stats-json", help="Write per-op statistics as JSON.",
@@ -91,7 +95,7 @@ class RunContext:
         settings = replace(self.settings(), **overrides)
         try:
             selection = select_device(settings.device, settings.enabled, settings.count,
-                                      lazy=settings.dynamic_dispatch)
+                                      lazy=settings.dynamic_dispatch and not settings.cluster_address)
         except DeviceUnavailable as exc:
             raise UserError(str(exc)) from None
         if selection.kind == "numpy" and settings.device == "auto":
@@ -130,9 +134,10 @@ def load_config(config: Path | None, overrides: dict[str, Any]) -> GPUConfigMana
     return GPUConfigManager.load(config, overrides=overrides)
 
 
-def flag_overrides(device: Any = None, gpus: int | None = None, batch_size: int | None = None) -> dict[str, Any]:
+def flag_overrides(device: Any = None, gpus: int | None = None, batch_size: int | None = None,
+                   cluster: str | None = None) -> dict[str, Any]:
     """Command-line flags as config keys (the highest-precedence source)."""
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {} if cluster is None else {"cluster.address": cluster}
     if device is not None:
         out["gpu.device"] = device.value if isinstance(device, Enum) else device
     if gpus is not None:
@@ -149,7 +154,10 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
     err = Console(stderr=True)
     try:
         return int(fn() or 0)
-    except (ConfigError, UserError, OutputError) as exc:
+    except ClusterLost as exc:  # the scheduler went away mid-run: nothing was written
+        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        return 1
+    except (ConfigError, UserError, OutputError, ClusterUnavailable) as exc:
         if verbose:
             traceback.print_exc()
         err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
@@ -238,7 +246,7 @@ def job_command(group: typer.Typer, name: str, **kw: Any) -> Callable:
             g = global_options(kwargs.pop("_ctx"), {n: kwargs.pop(n) for n in _COMMON})
 
             def body() -> int | None:
-                cfg = load_config(g["config"], flag_overrides(g["device"], g["gpus"], g["batch_size"]))
+                cfg = load_config(g["config"], flag_overrides(g["device"], g["gpus"], g["batch_size"], g["cluster"]))
                 check_outputs(**{"--stats-json": g["stats_json"]})
                 run = RunContext(cfg, quiet=g["quiet"], verbose=g["verbose"], show_stats=g["stats"],
                                  stats_json=g["stats_json"], progress=g["progress"])

@@ -64,6 +64,13 @@ KEYS: tuple[Key, ...] = (
        min=0, max=1 << 62),
     _k("gpu.performance.prefetch", int, 4, "Batches whose host work (analyze: joining the files' arrays) is "
        "prepared ahead of the device.", min=1, max=1024),
+    # cluster (the dask runner)
+    _k("cluster.address", str, "", "Dask cluster: a scheduler (tcp://host:8786) or local:N (N worker processes "
+       "here; one per GPU with dask-cuda); empty: no cluster."),
+    _k("cluster.workers", int, 0, "Workers of a `local` cluster without :N (0: one per GPU, else 2).", min=0,
+       max=4096),
+    _k("cluster.retries", int, 2, "Times a batch whose worker died is submitted again before it runs on NumPy "
+       "here.", min=0, max=100),
     # analyze
     _k("analyze.jobs", int, 0, "Parser processes; 0 means the CPU count.", min=0, max=1024),
     _k("analyze.max_file_bytes", int, 4_000_000, "Files larger than this are reported (E902) and skipped.",

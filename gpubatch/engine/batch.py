@@ -36,6 +36,9 @@ class EngineSettings:
     dynamic_dispatch: bool = True
     cpu_threshold: int = 0
     prefetch: int = 4
+    cluster_address: str = ""  # "": no cluster; "local:N" or a scheduler's address: the dask runner
+    cluster_workers: int = 0
+    cluster_retries: int = 2
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any] | Any) -> "EngineSettings":
@@ -48,7 +51,9 @@ class EngineSettings:
             initial_size=get("gpu.batch.initial_size"), min_size=get("gpu.batch.min_size"),
             max_size=get("gpu.batch.max_size"), dynamic_sizing=get("gpu.batch.dynamic_sizing"),
             dynamic_dispatch=get("gpu.performance.dynamic_dispatch"),
-            cpu_threshold=get("gpu.performance.cpu_threshold"), prefetch=get("gpu.performance.prefetch"))
+            cpu_threshold=get("gpu.performance.cpu_threshold"), prefetch=get("gpu.performance.prefetch"),
+            cluster_address=get("cluster.address"), cluster_workers=get("cluster.workers"),
+            cluster_retries=get("cluster.retries"))
 
     def sizer(self, bytes_per_item: float = 0.0) -> BatchSizer:
         if not self.batching:

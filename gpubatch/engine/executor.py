@@ -20,9 +20,12 @@ class BatchExecutor:
                  progress: Progress | None = None, notify: Callable[[str], None] | None = None) -> None:
         self.settings = settings or EngineSettings()
         self.selection = selection or select_device(self.settings.device, self.settings.enabled,
-                                                    self.settings.count, lazy=self.settings.dynamic_dispatch)
+                                                    self.settings.count,
+                                                    lazy=self.settings.dynamic_dispatch and not self.settings.cluster_address)
         self.stats = stats or StatsCollector()
         self.progress = progress or NullProgress()
+        if runner is None and self.settings.cluster_address:
+            runner = "dask"
         if runner is None:
             workers = len(self.selection.gpus) if self.selection.kind == "cupy" else self.settings.count
             runner = "processes" if workers > 1 else "local"

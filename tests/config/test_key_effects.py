@@ -4,6 +4,7 @@ import json
 import os
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from gpubatch.cli import app
@@ -450,3 +451,28 @@ def test_bench_warmup(tmp_path, monkeypatch):
                         or real(fn, xp, repeats, warmup))
     bench(tmp_path, "--cases", "xor_u8", bench__warmup=4)
     assert 4 in seen
+
+
+# -- cluster.* -----------------------------------------------------------------------------------------
+def test_cluster_address(tmp_path, dask_cluster):
+    settings = EngineSettings.from_config(cfg(tmp_path, cluster__address=dask_cluster, gpu__device="cpu"))
+    with BatchExecutor(settings, Selection("numpy")) as ex:
+        assert ex.runner.name == "dask" and ex.run_all(SMALL, [1, 2, 3]) == ["cpu"] * 3
+
+
+def test_cluster_workers(tmp_path):
+    pytest.importorskip("distributed")
+    settings = EngineSettings.from_config(cfg(tmp_path, cluster__address="local", cluster__workers=3,
+                                              gpu__device="cpu"))
+    with BatchExecutor(settings, Selection("numpy")) as ex:
+        assert ex.runner.workers == 3
+
+
+def test_cluster_retries(tmp_path, dask_cluster):
+    from ..engine.test_cluster import _dies_on_7
+
+    settings = EngineSettings.from_config(cfg(tmp_path, cluster__address=dask_cluster, cluster__retries=0,
+                                              gpu__device="cpu", gpu__batch__initial_size=8))
+    with BatchExecutor(settings, Selection("numpy")) as ex:
+        ex.run_all(BatchOp("dies", _dies_on_7), range(8))
+    assert ex.stats.for_op("dies", "cpu").worker_restarts == 1  # no second try on the cluster

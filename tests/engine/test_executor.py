@@ -6,17 +6,22 @@ from gpubatch.engine import BatchExecutor, EngineSettings, ItemFailure, Selectio
 from .helpers import FAILS, LENGTH, OOM, SIZED, SQUARE, WARMED
 
 CPU = Selection("numpy", reason="tests")
-RUNNERS = ["sync", "local", "processes"]
+RUNNERS = ["sync", "local", "processes", "dask"]
+CLUSTER: dict[str, str] = {}  # the dask runner's scheduler (the session's LocalCluster)
 
 
 def executor(runner, **kw):
     kw.setdefault("initial_size", 4)
     kw.setdefault("count", 2)
+    if runner == "dask":
+        kw["cluster_address"] = CLUSTER["address"]
     return BatchExecutor(EngineSettings(device="cpu", **kw), CPU, runner=runner)
 
 
 @pytest.fixture(params=RUNNERS)
 def runner(request):
+    if request.param == "dask":
+        CLUSTER["address"] = request.getfixturevalue("dask_cluster")
     return request.param
 
 
@@ -64,20 +69,28 @@ def test_warm_readies_every_device_before_the_batches(runner):
 def test_oom_injection_gives_identical_results(runner):
     with executor(runner, initial_size=16, max_size=16, dynamic_sizing=False) as ex:
         out = ex.run_all(OOM, range(100))
-        stats = {s.op: s for s in ex.stats.rows()}
+        rows = [s for s in ex.stats.rows() if s.op == "oom"]  # one row per device (per worker on a cluster)
     assert out == [x * 3 for x in range(100)]
     # the first batch of 16 splits into 8 + 8, each again into 4 + 4; the sizer then stays below 8
-    assert stats["oom"].oom_retries >= 3
-    assert stats["oom"].items == 100 and stats["oom"].max_batch <= 4
+    assert sum(r.oom_retries for r in rows) >= 3
+    assert sum(r.items for r in rows) == 100 and max(r.max_batch for r in rows) <= 4
 
 
 def test_failed_item_is_isolated_and_reported(runner):
     with executor(runner, initial_size=8) as ex:
         out = ex.run_all(FAILS, range(40))
-        st = ex.stats.rows()[0]
+        rows = ex.stats.rows()
     assert isinstance(out[13], ItemFailure) and "broken" in out[13].error
     assert out[:13] + out[14:] == [x + 1 for x in range(40) if x != 13]
-    assert st.failures == 1
+    assert sum(r.failures for r in rows) == 1
+
+
+def test_cluster_stats_name_the_worker(dask_cluster):
+    CLUSTER["address"] = dask_cluster
+    with executor("dask", initial_size=2) as ex:
+        ex.run_all(SQUARE, range(40))
+    assert {r.device.split("@")[0] for r in ex.stats.rows()} == {"cpu"}
+    assert all(r.device.startswith("cpu@worker-") for r in ex.stats.rows())
 
 
 def test_stats_count_items_and_calls(runner):

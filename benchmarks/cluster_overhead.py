@@ -1,0 +1,73 @@
+"""The dask runner's cost (issue 18): scheduling overhead per task, from many tiny batches on a LocalCluster,
+and analyze on a tree with `--cluster local:2` against the same run without a cluster.
+
+    python benchmarks/cluster_overhead.py --tasks 2000 --tree $STDLIB --json out/cluster.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gpubatch.engine import BatchExecutor, BatchOp, EngineSettings, Selection
+
+
+def _noop(items, backend):
+    return list(items)
+
+
+def per_task(tasks: int, workers: int) -> dict:
+    """Seconds per batch of one item: the local runner in this process, and the dask runner (cluster started
+    and workers warmed before the clock)."""
+    op = BatchOp("noop", _noop)
+    out = {}
+    for name, address in (("local", ""), ("dask", f"local:{workers}")):
+        settings = EngineSettings(device="cpu", cluster_address=address, initial_size=1, max_size=1,
+                                  dynamic_sizing=False)
+        with BatchExecutor(settings, Selection("numpy")) as ex:
+            ex.run_all(op, range(50))  # warm: imports and pickling paths on every worker
+            t0 = time.perf_counter()
+            ex.run_all(op, range(tasks))
+            out[name] = (time.perf_counter() - t0) / tasks
+    out["overhead_ms_per_task"] = 1e3 * (out["dask"] - out["local"])
+    return out
+
+
+def analyze(tree: str, workers: int, repeats: int) -> dict:
+    """Whole `gpubatch analyze` commands, cold (no cache), best of `repeats`: without and with a cluster."""
+    out = {}
+    for name, extra in (("no cluster", []), (f"--cluster local:{workers}", ["--cluster", f"local:{workers}"])):
+        best = None
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "gpubatch", "analyze", tree, "--no-cache", "--device", "cpu", "-q",
+                            "--no-progress", "--format", "json", "-o", "/dev/null", *extra], check=False)
+            t = time.perf_counter() - t0
+            best = t if best is None else min(best, t)
+        out[name] = round(best, 3)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tasks", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--tree")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    res = {"per_task": per_task(args.tasks, args.workers)}
+    if args.tree:
+        res["analyze"] = analyze(args.tree, args.workers, args.repeats)
+    text = json.dumps(res, indent=1)
+    print(text)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
