@@ -29,11 +29,12 @@ bench:
 	mkdir -p out
 	PYTHONPATH=$(CURDIR):$$PYTHONPATH $(PY) -m gpubatch bench --suite full --json out/bench.json --no-progress
 
-## Fuzz every input generator and inject faults for FUZZ_MINUTES (default 30); counts in out/fuzz.json.
+## Fuzz every input generator and inject faults for FUZZ_MINUTES (default 30), counts in out/fuzz.json; then DSL parity on every ARC grid.
 FUZZ_MINUTES ?= 30
 fuzz: $(STAMP)
 	mkdir -p out
 	$(BIN)/python -m tests.reliability.fuzz --minutes $(FUZZ_MINUTES) --report out/fuzz.json
+	GPUBATCH_FULL_PARITY=1 $(BIN)/python -m pytest -q -n 2 tests/arc/test_dsl_parity.py
 
 bench-quick: $(STAMP)
 	$(BIN)/gpubatch bench --suite quick --no-progress

@@ -19,9 +19,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_cluster():
-    """A LocalCluster of 2 one-thread worker processes on loopback, shared by the tests of one test process."""
+    """A LocalCluster of 2 one-thread worker processes on loopback, shared by one module's tests and closed
+    after them (the reliability checks find no worker process left over from another test)."""
     distributed = pytest.importorskip("distributed")
     import dask
 
