@@ -86,9 +86,8 @@ def register(app: typer.Typer) -> None:
             # the first Ctrl-C stops the search as a budget would (what was found is scored and written, exit 130);
             # the second ends the run at once
             with graceful_interrupt(), run.executor(**device) as ex:
-                workers = getattr(ex.runner, "workers", None)  # processes and dask: one piece per worker
-                pieces = len(workers) if isinstance(workers, list) else workers or 1
-                res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=pieces)
+                # one piece of tasks per worker (processes and dask)
+                res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=ex.runner.width)
                 meta = {"dataset": source, "depth": scfg.depth, "device": ex.device,
                         "programs_file": str(programs or "")}
                 summary = summarize(res, seconds, skipped, start)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .backend import Backend
+from .dispatch import threshold
 from .ops import BatchOp, ItemFailure, is_oom
 from .sizer import BatchSizer
 from .stats import StatsCollector
@@ -27,7 +28,6 @@ class EngineSettings:
     count: int = 1
     max_fraction: float = 0.8
     cache_size: int = 64
-    keep_in_vram: bool = True
     batching: bool = True
     initial_size: int = 1024
     min_size: int = 1
@@ -47,7 +47,7 @@ class EngineSettings:
         return cls(
             device=get("gpu.device"), enabled=get("gpu.enabled"), count=get("gpu.count"),
             max_fraction=get("gpu.memory.max_fraction"), cache_size=get("gpu.memory.cache_size"),
-            keep_in_vram=get("gpu.memory.keep_in_vram"), batching=get("gpu.batch.enabled"),
+            batching=get("gpu.batch.enabled"),
             initial_size=get("gpu.batch.initial_size"), min_size=get("gpu.batch.min_size"),
             max_size=get("gpu.batch.max_size"), dynamic_sizing=get("gpu.batch.dynamic_sizing"),
             dynamic_dispatch=get("gpu.performance.dynamic_dispatch"),
@@ -74,28 +74,30 @@ class BatchOutcome:
 
 def run_batch(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings,
               stats: StatsCollector, payload: Any = None, sync: bool = True,
-              dispatched: str | None = None) -> BatchOutcome:
+              dispatched: str | None = None, work: float | None = None) -> BatchOutcome:
     """Run `op` on `items`; never raises for an item's own error (it becomes an ItemFailure).
 
     sync=False leaves the GPU running ahead (the batch's device time is read later); the sizer needs sync.
     `dispatched` is why the dispatcher sent this batch to NumPy (counted in the stats). Where no dispatcher
-    chose (a GPU worker process on `auto`), the seed rule applies: work under the threshold runs on NumPy."""
+    chose (a GPU worker process on `auto`), the seed rule applies: work under the threshold runs on NumPy.
+    `work` is the batch's work when the caller measured it already."""
+    work = op.work(items) if work is None else work
     if dispatched is None and backend.is_gpu and settings.device == "auto" and settings.dynamic_dispatch:
-        limit = settings.cpu_threshold or op.cpu_threshold
-        if limit and op.work(items) < limit:
+        if work < threshold(op, settings.cpu_threshold):
             dispatched, backend = "small", cpu
     if dispatched is not None:
         stats.for_op(op.name, cpu.label).dispatched(dispatched)
     before = backend.pool_bytes()
     t0 = time.perf_counter()
     ooms: list[int] = []
-    results = _run(op, items, backend, cpu, settings, stats, payload, ooms, sync)
+    results = _run(op, items, backend, cpu, settings, stats, payload, ooms, sync, work)
     used = backend.pool_bytes() - before if backend.is_gpu else None
     return BatchOutcome(results, time.perf_counter() - t0, bool(ooms), used if used and used > 0 else None)
 
 
 def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings,
-         stats: StatsCollector, payload: Any, ooms: list[int], sync: bool = True) -> list[Any]:
+         stats: StatsCollector, payload: Any, ooms: list[int], sync: bool = True,
+         work: float | None = None) -> list[Any]:
     st = stats.for_op(op.name, backend.label)
     backend.stats = stats
     t0 = time.perf_counter()
@@ -125,7 +127,7 @@ def _run(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings
                 + _run(op, items[half:], backend, cpu, settings, stats, None, ooms))
     deferred = backend.is_gpu and not isinstance(gpu_t[0], float)
     st.add_batch(len(items), time.perf_counter() - t0, gpu_t[0] if backend.is_gpu and not deferred else 0.0,
-                 op.work(items))
+                 op.work(items) if work is None else work)
     if deferred:
         stats.add_pending(st, gpu_t[0])
     return out if isinstance(out, list) or not hasattr(out, "__getitem__") else list(out)  # bulk results pass

@@ -113,6 +113,10 @@ class DaskRunner:
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
         self.notify: Callable[[str], None] = lambda text: None
 
+    @property
+    def width(self) -> int:
+        return self.workers
+
     def warm(self, op: BatchOp, work: float | None = None) -> None:
         self._guard(lambda: self.client.run(_warm, op, self.settings))
 

@@ -23,6 +23,11 @@ STARTUP_SEED = 1.5  # seconds to start the GPU before it has been measured (H100
 LEARNING_BATCHES = 3  # batches per device timed synchronously before the rates are trusted
 
 
+def threshold(op, configured: int = 0) -> int:
+    """Work below which a batch of `op` runs on NumPy: `gpu.performance.cpu_threshold`, else the op's seed."""
+    return configured or op.cpu_threshold
+
+
 @dataclass
 class DeviceCost:
     """What one op has cost on one device: batches, units of work and seconds (start-up excluded)."""
@@ -52,8 +57,6 @@ class Dispatcher:
         self.cost: dict[tuple[str, bool], DeviceCost] = defaultdict(DeviceCost)
         self.left: dict[str, float] = {}  # op -> work the job still expects (an estimate), when told
 
-    def limit(self, op) -> int:
-        return self.threshold or getattr(op, "cpu_threshold", 0)
 
     def expect(self, op, work: float | None) -> None:
         """The job's estimate of the whole work of `op` ahead (None: unknown)."""
@@ -63,7 +66,7 @@ class Dispatcher:
     def choose(self, op, work: float) -> Decision:
         if not self.usable:
             return Decision(False)
-        limit = self.limit(op)
+        limit = threshold(op, self.threshold)
         cpu, gpu = self.cost[(op.name, False)], self.cost[(op.name, True)]
         if work < limit:
             return Decision(False, "small")
@@ -74,7 +77,7 @@ class Dispatcher:
         if not cpu.batches and work < CALIBRATE * limit and left > 2 * work:
             return Decision(False, "calibrating")
         if not self.started and cpu.batches:
-            if cpu.predict(left) * getattr(op, "gpu_gain", 0.5) < self.startup:
+            if cpu.predict(left) * op.gpu_gain < self.startup:
                 return Decision(False, "start-up")
         return Decision(True)
 

@@ -49,6 +49,7 @@ class SyncRunner:
     """Everything in the calling thread on NumPy: the reference behaviour."""
 
     name = "sync"
+    width = 1  # batches that run at once: one piece of work per unit (run-batt deals its tasks so)
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
         self.settings, self.stats = settings, stats
@@ -89,8 +90,7 @@ class LocalRunner(SyncRunner):
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gpubatch-prefetch")
 
     def _make(self, selection: Selection) -> Backend:
-        return selection.make(0, self.settings.cache_size if self.settings.keep_in_vram else 0,
-                              self.settings.max_fraction)
+        return selection.make(0, self.settings.cache_size, self.settings.max_fraction)
 
     def warm(self, op: BatchOp, work: float | None = None) -> None:
         """Ready the device for `op`; on `auto`, the GPU is started now only if `work` (the job's whole work of
@@ -164,7 +164,8 @@ class LocalRunner(SyncRunner):
         backend, reason, work = self._device(op, batch)
         learning = sizer.learning or (self.dispatch is not None and self.dispatch.learning(op))
         out = run_batch(op, batch, backend, self.cpu, self.settings, self.stats,
-                        fut.result() if fut is not None else None, sync=learning, dispatched=reason)
+                        fut.result() if fut is not None else None, sync=learning, dispatched=reason,
+                        work=work if self.dispatch is not None else None)
         self.used.add(backend.name)
         if self.dispatch is not None:
             self.dispatch.observe(op, backend.is_gpu, work, out.seconds)
@@ -188,8 +189,7 @@ def _worker_init(selection: Selection, settings: EngineSettings, worker: int) ->
         os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu.index)
         from .backend import cupy_backend
 
-        backend: Backend = cupy_backend(0, settings.cache_size if settings.keep_in_vram else 0,
-                                        max_fraction=settings.max_fraction)
+        backend: Backend = cupy_backend(0, settings.cache_size, max_fraction=settings.max_fraction)
         backend.label_index = gpu.index
     else:
         backend = numpy_backend()
@@ -227,6 +227,10 @@ class ProcessRunner:
         self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
         self.load = [0] * n
         self.free: int | None = None
+
+    @property
+    def width(self) -> int:
+        return len(self.workers)
 
     def warm(self, op: BatchOp, work: float | None = None) -> None:
         """Start every worker (spawn, imports, device context) and warm the op there, all at once. A worker that

@@ -20,7 +20,6 @@ class OpStats:
     gpu_seconds: float = 0.0
     oom_retries: int = 0
     cpu_fallbacks: int = 0
-    cpu_dispatched: int = 0
     failures: int = 0
     worker_restarts: int = 0  # batches re-run because their worker process died
     gpu_error_retries: int = 0  # items that raised on the GPU (not out of memory) and were run on the CPU
@@ -29,8 +28,11 @@ class OpStats:
 
     def dispatched(self, reason: str) -> None:
         """Count a batch that dispatch by work sent to NumPy, and why."""
-        self.cpu_dispatched += 1
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+    @property
+    def cpu_dispatched(self) -> int:
+        return sum(self.reasons.values())
 
     def add_batch(self, size: int, seconds: float, gpu_seconds: float = 0.0, work: float = 0.0) -> None:
         self.work += work
@@ -42,7 +44,7 @@ class OpStats:
 
     def merge(self, other: "OpStats") -> None:
         for name in ("calls", "items", "batches", "seconds", "gpu_seconds", "oom_retries", "cpu_fallbacks",
-                     "cpu_dispatched", "failures", "worker_restarts", "gpu_error_retries", "work"):
+                     "failures", "worker_restarts", "gpu_error_retries", "work"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for reason, n in other.reasons.items():
             self.reasons[reason] = self.reasons.get(reason, 0) + n
@@ -64,7 +66,8 @@ class OpStats:
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out.update(mean_batch=self.mean_batch, items_per_s=self.items_per_s, per_item_us=self.per_item_us)
+        out.update(cpu_dispatched=self.cpu_dispatched, mean_batch=self.mean_batch, items_per_s=self.items_per_s,
+                   per_item_us=self.per_item_us)
         return out
 
 
