@@ -19,9 +19,14 @@ def _noop(items, backend):
     return list(items)
 
 
+def _one(x):
+    return x
+
+
 def per_task(tasks: int, workers: int) -> dict:
     """Seconds per batch of one item: the local runner in this process, and the dask runner (cluster started
-    and workers warmed before the clock)."""
+    and workers warmed before the clock); and Dask's own floor on the same cluster: the same number of bare
+    tasks submitted at once with `client.map` and gathered."""
     op = BatchOp("noop", _noop)
     out = {}
     for name, address in (("local", ""), ("dask", f"local:{workers}")):
@@ -32,7 +37,13 @@ def per_task(tasks: int, workers: int) -> dict:
             t0 = time.perf_counter()
             ex.run_all(op, range(tasks))
             out[name] = (time.perf_counter() - t0) / tasks
+            if name == "dask":
+                client = ex.runner.client
+                t0 = time.perf_counter()
+                client.gather(client.map(_one, range(tasks), pure=False))
+                out["dask_map_floor"] = (time.perf_counter() - t0) / tasks
     out["overhead_ms_per_task"] = 1e3 * (out["dask"] - out["local"])
+    out["dask_floor_ms_per_task"] = 1e3 * out["dask_map_floor"]
     return out
 
 

@@ -39,8 +39,9 @@ def selected(plan: SuitePlan, corpus=None) -> list[Case]:
     return cases
 
 
-def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> BenchResult:
-    """CPU always; one GPU and N GPUs when asked. Quick: small sizes, a few cases (a harness check)."""
+def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None, client=None) -> BenchResult:
+    """CPU always; one GPU and N GPUs when asked; with a Dask `client`, every worker of its cluster at once.
+    Quick: small sizes, a few cases (a harness check)."""
     from .machine import describe
 
     t0 = time.perf_counter()
@@ -55,7 +56,9 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> B
     for case in cases:
         cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
         loops = 0 if case.group == "analyze" else min(32, case.quick_batch * 4)
-        res.measurements += measure(case, np, "cpu", cpu_sizes, cpu_reps, plan.warmup, loop_items=loops)
+        cpu = measure(case, np, "cpu", cpu_sizes, cpu_reps, plan.warmup, loop_items=loops)
+        res.measurements += cpu
+        best = max((m for m in cpu if m.mode == "batched"), key=lambda m: m.items_per_s)
         if case.group.startswith("arc") and case.name != "arc_components":
             res.measurements.append(reference_loop(case, 300 if quick else 2000))
         if plan.gpus:
@@ -73,6 +76,11 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None) -> B
                 one = multi_gpu(case, best.batch, 1, reps)
                 many = multi_gpu(case, best.batch, plan.gpus, reps)
                 res.measurements += [one, many]
+        if client is not None:
+            from .cluster import on_cluster
+
+            res.measurements += on_cluster(client, case, best.batch, "cuda" if plan.gpus else "cpu",
+                                           reps if plan.gpus else cpu_reps, plan.warmup, corpus)
         if progress:
             progress(f"{case.name} ({time.perf_counter() - t0:.0f} s)")
         if checkpoint:
@@ -170,10 +178,25 @@ def summary_rows(res: BenchResult) -> list[Row]:
                 if one and many:
                     n = int(many[0].device.rsplit("-", 1)[1]) + 1
                     extra.append(f"{n} GPUs: {many[0].items_per_s / (n * one.items_per_s):.2f} eff")
+            extra += _cluster_note(res, case, "cpu" if device == "cpu" else "cuda")
             rows.append(Row(case, device, best.batch, best.median * 1e3, best.items_per_s, best.gbs, best.tflops,
                             pct, best.items_per_s / cpu_best.items_per_s if cpu_best and device != "cpu" else None,
                             best.items_per_s / loop.items_per_s if loop else None, "; ".join(extra)))
     return rows
+
+
+def _cluster_note(res: BenchResult, case: str, device: str) -> list[str]:
+    """`N workers: E eff` for a case measured on a cluster's workers of this kind of device."""
+    from .cluster import device_label
+
+    ms = {m.device: m for m in res.measurements if m.case == case and m.mode == "cluster"
+          and m.device.startswith(device + "@")}
+    one = ms.pop(device_label(device, 1), None)
+    if not (one and ms):
+        return []
+    many = next(iter(ms.values()))
+    n = int(many.device.rsplit(":", 1)[1])
+    return [f"{n} workers: {many.items_per_s / (n * one.items_per_s):.2f} eff"]
 
 
 def _best(ms):

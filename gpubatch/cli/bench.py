@@ -25,16 +25,19 @@ def register(app: typer.Typer) -> None:
 
         cfg = run.cfg
         unused = [flag for flag, given in (("--batch-size", cfg.source("gpu.batch.max_size") == "command line"),
-                                           ("--stats", run.show_stats), ("--stats-json", run.stats_json),
-                                           ("--cluster", cfg.get("cluster.address")))
+                                           ("--stats", run.show_stats), ("--stats-json", run.stats_json))
                   if given]
         if unused:
             raise UserError(f"bench cannot honour {', '.join(unused)}: it measures each case at its own batch "
-                            "sizes, on this host, and reports its own figures (--json)")
+                            "sizes and reports its own figures (--json)")
         check_outputs(**{"--json": json_out, "--plot": plot})
         name = suite or cfg.get("bench.suite")
         if name not in ("quick", "full", "batt"):
             raise UserError(f"--suite {name!r}: expected quick, full or batt")
+        address = cfg.get("cluster.address")
+        if address and name == "batt":
+            raise UserError("--cluster measures the kernel suites (quick, full) on every worker; time run-batt "
+                            "itself on a cluster with run-batt --cluster")
         try:
             sel = select_device(cfg.get("gpu.device"), cfg.get("gpu.enabled"), cfg.get("gpu.count"))
         except DeviceUnavailable as exc:
@@ -57,7 +60,17 @@ def register(app: typer.Typer) -> None:
                          cfg.get("bench.repeats"), cfg.get("bench.warmup"))
         if not selected(plan):
             raise UserError(f"no benchmark case matches {cases!r}")
-        res = run_suite(plan, progress=say, checkpoint=lambda partial: save(to_json(partial)))
+        client = cluster = None
+        if address:
+            from gpubatch.engine.cluster import connect
+
+            client, cluster = connect(address, sel, cfg.get("cluster.workers"))
+        try:
+            res = run_suite(plan, progress=say, checkpoint=lambda partial: save(to_json(partial)), client=client)
+        finally:
+            for thing in (client, cluster):
+                if thing is not None:
+                    thing.close()
         run.out.print(table(res))
         save(to_json(res))
         if plot:

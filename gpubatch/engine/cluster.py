@@ -12,7 +12,11 @@ re-run). A scheduler that goes away ends the run with `ClusterLost` (exit 1, one
 """
 from __future__ import annotations
 
+import hashlib
+import logging
+import pickle
 from collections import deque
+from itertools import islice
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable
 
@@ -32,7 +36,8 @@ class ClusterUnavailable(Exception):
 
 
 CONNECT_TIMEOUT = "5s"  # to reach a scheduler at start
-_WORKER: dict[str, Backend] = {}  # in each Dask worker process: its backend, made at its first batch
+_WORKER: dict[str, Backend] = {}
+_JOBS: dict[str, Any] = {}  # in each Dask worker process: the last job it unpickled  # in each Dask worker process: its backend, made at its first batch
 
 
 def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
@@ -45,13 +50,23 @@ def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
     return _WORKER["backend"], numpy_backend()
 
 
-def _task(op: BatchOp, items: list[Any], settings: EngineSettings) -> tuple:
-    """One batch on this worker: results, stats, seconds, OOM, free memory (as `processes` workers report)."""
+def _task(job: bytes, items: list[Any]) -> tuple:
+    """One batch on this worker: results, stats, seconds, OOM, free memory (as `processes` workers report).
+    `job` is the run's (op, settings), pickled once by the client and unpickled once per worker."""
     from .runners import _run_here
 
+    op, settings = _job(job)
     backend, cpu = _worker_backends(settings)
     results, stats, seconds, oom, free = _run_here(op, items, backend, cpu, settings)
     return results, _per_worker(stats), seconds, oom, free
+
+
+def _job(job: bytes) -> tuple[BatchOp, EngineSettings]:
+    """The (op, settings) a pickled job names, unpickled at its first batch on this worker."""
+    key = hashlib.blake2b(job, digest_size=16).digest()
+    if _JOBS.get("key") != key:
+        _JOBS.update(key=key, job=pickle.loads(job))
+    return _JOBS["job"]
 
 
 def _per_worker(stats: StatsCollector) -> StatsCollector:
@@ -81,25 +96,51 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
         raise ClusterUnavailable("--cluster needs Dask: pip install 'gpubatch[cluster]'") from None
     if address.startswith("local"):
         n = int(address.partition(":")[2] or workers or (len(selection.gpus) if selection.gpus else 2))
-        cluster = None
-        if selection.kind == "cupy":
-            try:
-                from dask_cuda import LocalCUDACluster
+        import dask
 
-                cluster = LocalCUDACluster(n_workers=n, threads_per_worker=1, dashboard_address=None)
-            except ImportError:
-                pass
-        if cluster is None:
-            import dask
-
-            # a task whose worker dies comes back to us at once (KilledWorker): cluster.retries decides
-            with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        # a task whose worker dies comes back to us at once (KilledWorker): cluster.retries decides
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = local_gpu_cluster(n, visible_gpus()) if selection.kind == "cupy" else LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
     try:
         return Client(address, timeout=CONNECT_TIMEOUT), None
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def visible_gpus() -> list[str]:
+    """The GPUs this process may use, as CUDA_VISIBLE_DEVICES names them for its children."""
+    import os
+
+    import cupy
+
+    names = [g.strip() for g in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if g.strip()]
+    count = cupy.cuda.runtime.getDeviceCount()
+    return names[:count] if names else [str(i) for i in range(count)]
+
+
+def local_gpu_cluster(n: int, gpus: list[str]) -> Any:
+    """N one-thread workers on this host's GPUs, worker i pinned to GPU i mod len(gpus) by its own
+    CUDA_VISIBLE_DEVICES (that GPU first, the others after, as dask-cuda orders them): dask-cuda's
+    LocalCUDACluster when it is installed, else the same pinning on a plain `SpecCluster` of nannies."""
+    try:
+        from dask_cuda import LocalCUDACluster
+    except ImportError:
+        pass
+    else:
+        return LocalCUDACluster(n_workers=n, threads_per_worker=1, dashboard_address=None,
+                                CUDA_VISIBLE_DEVICES=",".join(gpus))
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    def pinned(i: int) -> str:
+        k = i % len(gpus)
+        return ",".join(gpus[k:] + gpus[:k])
+    specs = {i: {"cls": Nanny, "options": {"nthreads": 1, "silence_logs": logging.WARN,
+                                           "env": {"CUDA_VISIBLE_DEVICES": pinned(i)}}}
+             for i in range(n)}
+    return SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {"dashboard_address": None}},
+                       name="gpubatch-local-gpus", silence_logs=logging.WARN)
 
 
 class DaskRunner:
@@ -123,21 +164,43 @@ class DaskRunner:
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Any:
         from .runners import cut_batches
 
-        window = max(2 * self.workers, self.settings.prefetch)
+        import cloudpickle
+
+        job = cloudpickle.dumps((op, self.settings))  # once a run, not once a batch
+        window = max(16 * self.workers, self.settings.prefetch)  # batches in flight: small ones need many
+        batches = cut_batches(items, sizer.next_size)
         pending: deque[tuple[list[Any], Future]] = deque()
-        for batch in cut_batches(items, sizer.next_size):
-            pending.append((batch, self._submit(op, batch)))
-            if len(pending) >= window:
-                yield self._finish(op, sizer, *pending.popleft())
-        while pending:
-            yield self._finish(op, sizer, *pending.popleft())
+        more = True
+        while more or pending:
+            if more and len(pending) <= window // 2:  # top up in one message: the scheduler takes a graph of many
+                new = list(islice(batches, window - len(pending)))
+                more = bool(new)
+                if new:
+                    pending.extend(zip(new, self._guard(
+                        lambda: self.client.map(_task, [job] * len(new), new, pure=False))))
+            if pending:
+                yield from self._collect(op, job, sizer, pending)
 
-    def _submit(self, op: BatchOp, batch: list[Any]):
-        return self._guard(lambda: self.client.submit(_task, op, batch, self.settings, pure=False))
+    def _submit(self, job: bytes, batch: list[Any]):
+        return self._guard(lambda: self.client.submit(_task, job, batch, pure=False))
 
-    def _finish(self, op: BatchOp, sizer: BatchSizer, batch: list[Any], fut) -> tuple[list, list]:
-        out = None
-        for attempt in range(self.settings.cluster_retries + 1):
+    def _collect(self, op: BatchOp, job: bytes, sizer: BatchSizer, pending: deque) -> Iterable[tuple[list, list]]:
+        """Wait for the oldest batch, then take it and every later one already done, in order; the finished
+        ones' results come back in one gather (a round trip per batch is what made small tasks slow)."""
+        from distributed import wait
+
+        self._guard(lambda: wait([pending[0][1]]))
+        done = [pending.popleft()]
+        while pending and pending[0][1].done():
+            done.append(pending.popleft())
+        finished = [fut for _, fut in done if fut.status == "finished"]
+        got = self._guard(lambda: self.client.gather(finished, errors="skip"))
+        outs = dict(zip(finished, got)) if len(got) == len(finished) else {}  # one lost meanwhile: one by one
+        for batch, fut in done:
+            yield self._finish(op, job, sizer, batch, fut, outs.get(fut))
+
+    def _finish(self, op: BatchOp, job: bytes, sizer: BatchSizer, batch: list[Any], fut, out) -> tuple[list, list]:
+        for attempt in range(self.settings.cluster_retries + 1 if out is None else 0):
             try:
                 out = self._guard(fut.result)
                 break
@@ -146,7 +209,7 @@ class DaskRunner:
             except Exception:  # noqa: BLE001 - a worker died under this batch (KilledWorker) or its task broke
                 self.stats.for_op(op.name, "cpu").worker_restarts += 1
                 if attempt < self.settings.cluster_retries:
-                    fut = self._submit(op, batch)
+                    fut = self._submit(job, batch)
         if out is None:  # every try failed: NumPy here, as the processes runner does
             from .runners import _run_here
 

@@ -47,3 +47,19 @@ def test_plot_draws_throughput_curves(tmp_path):
     res = run_suite(SuitePlan("full", ("arc_replace",), repeats=1, warmup=0))
     assert len([m for m in res.measurements if m.mode == "batched"]) > 1
     assert plot(res)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cluster_runs_each_case_on_every_worker(tmp_path, dask_cluster):
+    out = tmp_path / "b.json"
+    result = CliRunner().invoke(app, ["--cluster", dask_cluster, "bench", "--device", "cpu", "--cases",
+                                      "xor_u8,arc_replace", "--json", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    seen = {(m["case"], m["device"]) for m in data["measurements"] if m["mode"] == "cluster"}
+    assert seen == {(c, f"cpu@cluster:{k}") for c in ("xor_u8", "arc_replace") for k in (1, 2)}
+    assert all("2 workers:" in r["extra"] for r in data["summary"])
+
+
+def test_cluster_is_refused_for_the_batt_suite():
+    result = CliRunner().invoke(app, ["--cluster", "local:2", "bench", "--suite", "batt", "--device", "cpu"])
+    assert result.exit_code == 2 and "run-batt --cluster" in result.output

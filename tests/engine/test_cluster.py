@@ -91,3 +91,16 @@ def test_cluster_results_equal_local(tmp_path, dask_cluster):
     for i in (0, 1):
         result = runner.invoke(app, ["diff", str(outs["local"][i]), str(outs["dask"][i])])
         assert result.exit_code == 0, result.output
+
+
+def test_local_gpu_cluster_pins_each_worker_to_its_gpu(monkeypatch):
+    """Without dask-cuda, `local:N` on GPUs still gives each worker its own GPU first (no GPU needed to check
+    the pinning: it is the workers' environment)."""
+    import sys
+
+    from gpubatch.engine.cluster import local_gpu_cluster
+
+    monkeypatch.setitem(sys.modules, "dask_cuda", None)  # the fallback, whether dask-cuda is installed or not
+    with local_gpu_cluster(3, ["0", "1"]) as cluster, distributed.Client(cluster) as client:
+        seen = client.run(lambda: os.environ["CUDA_VISIBLE_DEVICES"])
+    assert sorted(seen.values()) == ["0,1", "0,1", "1,0"]
