@@ -26,7 +26,9 @@ def dask_cluster():
     distributed = pytest.importorskip("distributed")
     import dask
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+    from gpubatch.engine.cluster import LOCAL_CONFIG
+
+    with dask.config.set(LOCAL_CONFIG):
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                            dashboard_address=None)
     yield cluster.scheduler_address

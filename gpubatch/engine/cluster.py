@@ -36,6 +36,14 @@ class ClusterUnavailable(Exception):
 
 
 CONNECT_TIMEOUT = "5s"  # to reach a scheduler at start
+LOCAL_CONFIG = {
+    # a task whose worker dies comes back to us at once (KilledWorker): cluster.retries decides
+    "distributed.scheduler.allowed-failures": 0,
+    # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off glibc's adaptive mmap
+    # threshold: every NumPy temporary over 128 KiB is then mapped and unmapped, and run-batt's search ran at
+    # half speed on CPU workers. Workers made here keep glibc's default, as `--gpus N` workers do.
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
 _WORKER: dict[str, Backend] = {}
 _JOBS: dict[str, Any] = {}  # in each Dask worker process: the last job it unpickled  # in each Dask worker process: its backend, made at its first batch
 
@@ -98,8 +106,7 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
         n = int(address.partition(":")[2] or workers or (len(selection.gpus) if selection.gpus else 2))
         import dask
 
-        # a task whose worker dies comes back to us at once (KilledWorker): cluster.retries decides
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with dask.config.set(LOCAL_CONFIG):
             cluster = local_gpu_cluster(n, visible_gpus()) if selection.kind == "cupy" else LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
@@ -132,14 +139,18 @@ def local_gpu_cluster(n: int, gpus: list[str]) -> Any:
         return LocalCUDACluster(n_workers=n, threads_per_worker=1, dashboard_address=None,
                                 CUDA_VISIBLE_DEVICES=",".join(gpus))
     from distributed import Nanny, Scheduler, SpecCluster
+    from distributed.system import MEMORY_LIMIT
 
     def pinned(i: int) -> str:
         k = i % len(gpus)
         return ",".join(gpus[k:] + gpus[:k])
-    specs = {i: {"cls": Nanny, "options": {"nthreads": 1, "silence_logs": logging.WARN,
+    host = "127.0.0.1"  # a cluster for this run alone, as LocalCluster's
+    specs = {i: {"cls": Nanny, "options": {"nthreads": 1, "silence_logs": logging.WARN, "host": host,
+                                           "memory_limit": MEMORY_LIMIT // n,  # the host's memory shared
                                            "env": {"CUDA_VISIBLE_DEVICES": pinned(i)}}}
              for i in range(n)}
-    return SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {"dashboard_address": None}},
+    return SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {"dashboard_address": None,
+                                                                              "host": host}},
                        name="gpubatch-local-gpus", silence_logs=logging.WARN)
 
 

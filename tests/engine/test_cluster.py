@@ -41,6 +41,8 @@ def _settings(address: str, **kw) -> EngineSettings:
 def test_worker_killed_mid_run_loses_nothing():
     with BatchExecutor(_settings("local:2"), Selection("numpy")) as ex:
         pids = list(ex.runner.client.run(os.getpid).values())
+        # and the workers keep glibc's malloc defaults (Dask's trim threshold halved NumPy's speed there)
+        assert set(ex.runner.client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_").values()) == {None}
         out = []
         for i, (_, value) in enumerate(ex.map(BatchOp("slow", _slow_square), range(60))):
             out.append(value)

@@ -1,0 +1,84 @@
+"""run-batt through each way of using several GPUs (issue 18, and the 4-GPU figures of issue 19): `--gpus N`
+(one process per GPU) against `--cluster local:N` (one Dask worker per GPU), whole commands timed wall-clock,
+repeats interleaved so that drift hits every setup alike, and every run's outcomes compared with the first's.
+
+    python benchmarks/cluster_vs_gpus.py --dataset arc1-eval --tasks 400 --depth 3 \
+        --setups "gpus:1,gpus:2,cluster:2" --repeats 2 --json out/cluster-vs-gpus.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def command(setup: str, args, results: Path, stats: Path) -> list[str]:
+    kind, _, n = setup.partition(":")
+    where = ["--gpus", n] if kind == "gpus" else ["--cluster", f"local:{n}"]
+    return [sys.executable, "-m", "gpubatch", "--device", args.device, *where, "run-batt", "--dataset",
+            args.dataset, "--tasks", str(args.tasks), "--depth", str(args.depth), "--results", str(results),
+            "--stats-json", str(stats), "--no-progress", "-q"]
+
+
+def same_outcomes(a: Path, b: Path) -> bool:
+    proc = subprocess.run([sys.executable, "-m", "gpubatch", "diff", str(a), str(b)], capture_output=True,
+                          text=True)
+    return proc.returncode == 0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dataset", default="arc1-eval")
+    ap.add_argument("--tasks", type=int, default=400)
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--device", default="cuda")
+    ap.add_argument("--setups", default="gpus:1,gpus:2,cluster:2")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    setups = [s.strip() for s in args.setups.split(",") if s.strip()]
+    work = Path(tempfile.mkdtemp(prefix="cluster-vs-gpus-"))
+    runs: dict[str, list[dict]] = {s: [] for s in setups}
+    first: Path | None = None
+    for r in range(args.repeats):
+        for setup in setups:
+            results, stats = work / f"{setup.replace(':', '')}-{r}.json", work / "stats.json"
+            t0 = time.perf_counter()
+            proc = subprocess.run(command(setup, args, results, stats), capture_output=True, text=True)
+            row = {"seconds": round(time.perf_counter() - t0, 3), "exit": proc.returncode}
+            if proc.returncode not in (0, 1):
+                row["stderr"] = proc.stderr[-2000:]
+            else:
+                first = first or results
+                row["same_outcomes_as_first"] = same_outcomes(first, results)
+                timings = json.loads(results.read_text()).get("timings", {})
+                row["job_s"] = round(timings.get("seconds", 0.0), 3)  # the search, without process start/end
+                row["start_s"] = round(timings.get("start_seconds", 0.0), 3)
+                st = json.loads(stats.read_text())
+                row["search_by_device"] = {o["device"]: round(o["seconds"], 2) for o in st.get("ops", [])
+                                           if o["op"] == "search"}
+            runs[setup].append(row)
+            print(f"{setup} #{r}: {row['seconds']:.2f} s exit {row['exit']} "
+                  f"same={row.get('same_outcomes_as_first')}", flush=True)
+            save(args, runs)
+    best = {s: min((x["seconds"] for x in rows if x["exit"] in (0, 1)), default=None) for s, rows in runs.items()}
+    print(json.dumps(best, indent=1))
+    save(args, runs, best)
+
+
+def save(args, runs: dict, best: dict | None = None) -> None:
+    """Write what was measured so far (a run cut short by its time limit keeps its rows)."""
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"host": os.uname().nodename, "date": time.strftime("%Y-%m-%d"),
+                                         "args": {k: str(v) for k, v in vars(args).items()}, "runs": runs,
+                                         "best_s": best}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
