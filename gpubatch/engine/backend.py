@@ -41,8 +41,9 @@ class Probe:
     cupy_version: str | None = None
 
 
-def probe_cuda() -> Probe:
-    """Import cupy, count devices and allocate on each; never raises, returns the reason instead."""
+def probe_cuda(limit: int | None = None) -> Probe:
+    """Import cupy, count devices and allocate on each (on the first `limit` only: each allocation makes a CUDA
+    context, a second or so and some memory per device); never raises, returns the reason instead."""
     try:
         import cupy
     except ImportError:
@@ -56,7 +57,7 @@ def probe_cuda() -> Probe:
     if count == 0:
         return Probe(reason="no CUDA device found", cupy_version=cupy.__version__)
     gpus = []
-    for i in range(count):
+    for i in range(count if limit is None else min(count, limit)):
         try:
             with cupy.cuda.Device(i):
                 cupy.zeros(1, dtype=cupy.uint8) + 1  # can we allocate and launch?
@@ -205,7 +206,7 @@ def select_device(requested: str = "auto", enabled: bool = True, count: int = 1,
         if importlib.util.find_spec("cupy") is None:
             return Selection("numpy", reason=probe_cuda().reason)
         return Selection("auto")
-    found = probe()
+    found = probe_cuda(limit=count) if probe is probe_cuda else probe()  # the GPUs it will use, no more
     if not found.gpus:
         if requested == "cuda":
             raise DeviceUnavailable(f"--device cuda, but no GPU is usable: {found.reason}")
