@@ -48,9 +48,11 @@ def per_task(tasks: int, workers: int) -> dict:
 
 
 def analyze(tree: str, workers: int, repeats: int) -> dict:
-    """Whole `gpubatch analyze` commands, cold (no cache), best of `repeats`: without and with a cluster."""
+    """Whole `gpubatch analyze` commands, cold (no cache), best of `repeats`: the parser pool here, N worker
+    processes (`--gpus N` on the CPU) and a local cluster of N workers."""
     out = {}
-    for name, extra in (("no cluster", []), (f"--cluster local:{workers}", ["--cluster", f"local:{workers}"])):
+    for name, extra in (("no cluster", []), (f"--gpus {workers}", ["--gpus", str(workers)]),
+                        (f"--cluster local:{workers}", ["--cluster", f"local:{workers}"])):
         best = None
         for _ in range(repeats):
             t0 = time.perf_counter()

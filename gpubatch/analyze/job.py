@@ -257,8 +257,15 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
     key = policy_key(policy) if cache_dir else None
     tally = CacheTally()
     named = ((str(p), policy.path_key(str(p))) for p in paths)
-    stream = (tally.see(ft) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
-    res.files = executor.run_all(op, stream, label="files", work=_work_estimate(paths))
+    runner = executor.runner
+    if runner.workers_read_local_files and runner.width >= jobs:  # as many workers as parsers: parse there
+        from .onworkers import analyze_on_workers
+
+        res.files = analyze_on_workers(list(named), executor, policy, max_bytes, cache_dir, key, tally,
+                                       _work_estimate(paths))
+    else:
+        stream = (tally.see(ft) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
+        res.files = executor.run_all(op, stream, label="files", work=_work_estimate(paths))
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)
     res.seconds = time.perf_counter() - t0

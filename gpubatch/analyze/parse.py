@@ -98,11 +98,14 @@ class CacheTally:
     unwritable: int = 0
 
     def see(self, ft: FileTensors) -> FileTensors:
-        if ft.cache_note == DAMAGED:
-            self.damaged += 1
-        elif ft.cache_note:
-            self.unwritable += 1
+        self.count(ft.cache_note)
         return ft
+
+    def count(self, note: str | None) -> None:
+        if note == DAMAGED:
+            self.damaged += 1
+        elif note:
+            self.unwritable += 1
 
     def warnings(self, cache_dir: str) -> list[str]:
         out = []

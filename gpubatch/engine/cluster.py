@@ -163,6 +163,8 @@ class DaskRunner:
         self.settings, self.selection, self.stats = settings, selection, stats
         self.client, self.cluster = connect(settings.cluster_address or "local", selection, settings.cluster_workers)
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+        # a cluster made here reads this host's files; one at an address may be on other hosts
+        self.workers_read_local_files = self.cluster is not None
         self.notify: Callable[[str], None] = lambda text: None
 
     @property

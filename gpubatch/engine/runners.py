@@ -49,6 +49,7 @@ class SyncRunner:
     """Everything in the calling thread on NumPy: the reference behaviour."""
 
     name = "sync"
+    workers_read_local_files = False  # batches run in this process (see ProcessRunner)
     width = 1  # batches that run at once: one piece of work per unit (run-batt deals its tasks so)
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
@@ -218,6 +219,8 @@ class ProcessRunner:
     """One spawned process per worker; batches go to the least-loaded worker, results come back in order."""
 
     name = "processes"
+    # its workers are other processes that read this host's files: a job may hand them paths, not contents
+    workers_read_local_files = True
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
         self.settings, self.stats = settings, stats

@@ -106,3 +106,27 @@ def test_local_gpu_cluster_pins_each_worker_to_its_gpu(monkeypatch):
     with local_gpu_cluster(3, ["0", "1"]) as cluster, distributed.Client(cluster) as client:
         seen = client.run(lambda: os.environ["CUDA_VISIBLE_DEVICES"])
     assert sorted(seen.values()) == ["0,1", "0,1", "1,0"]
+
+
+@pytest.mark.parametrize("where", [["--cluster", "local:2"], ["--gpus", "2"]])
+def test_analyze_parses_on_workers_that_see_the_files(tmp_path, where):
+    """A local cluster (or worker processes) with as many workers as parsers parses on its workers: the
+    reports, broken files included, equal those of the parser pool here."""
+    tree = tmp_path / "src"
+    tree.mkdir()
+    for i in range(40):
+        (tree / f"m{i}.py").write_text(f"def f{i}(x=[]):\n    if x:\n        return eval('1')\n    return {i}\n")
+    (tree / "broken.py").write_text("def f(:\n")
+    (tree / "binary.py").write_bytes(b"\x00\x01\x02")
+    cfg = tmp_path / "gpubatch.toml"
+    cfg.write_text(f'[analyze]\ncache_dir = "{tmp_path / "cache"}"\n')
+    outs = []
+    for extra in ([], where):
+        out = tmp_path / f"{len(outs)}.json"
+        result = runner.invoke(app, ["--device", "cpu", "--config", str(cfg), *extra, "analyze", str(tree),
+                                     "--jobs", "2", "--format", "json", "-o", str(out), "-q"])
+        assert result.exit_code == 1, result.output
+        outs.append(out)
+    assert json.loads(outs[1].read_text())["timings"]["cached_files"] == 40  # the good files, from the cache
+    result = runner.invoke(app, ["diff", str(outs[0]), str(outs[1])])
+    assert result.exit_code == 0, result.output
