@@ -25,7 +25,7 @@ def _one(x):
 
 def per_task(tasks: int, workers: int) -> dict:
     """Seconds per batch of one item: the local runner in this process, and the dask runner (cluster started
-    and workers warmed before the clock); and Dask's own floor on the same cluster: the same number of bare
+    and workers warmed before the clock); a local cluster's start and close with no work; and Dask's own floor on the same cluster: the same number of bare
     tasks submitted at once with `client.map` and gathered."""
     op = BatchOp("noop", _noop)
     out = {}
@@ -42,26 +42,31 @@ def per_task(tasks: int, workers: int) -> dict:
                 t0 = time.perf_counter()
                 client.gather(client.map(_one, range(tasks), pure=False))
                 out["dask_map_floor"] = (time.perf_counter() - t0) / tasks
+    settings = EngineSettings(device="cpu", cluster_address=f"local:{workers}")
+    t0 = time.perf_counter()
+    ex = BatchExecutor(settings, Selection("numpy"))
+    t1 = time.perf_counter()
+    ex.close()
+    out["cluster_start_s"], out["cluster_close_s"] = t1 - t0, time.perf_counter() - t1  # a run's fixed cost
     out["overhead_ms_per_task"] = 1e3 * (out["dask"] - out["local"])
     out["dask_floor_ms_per_task"] = 1e3 * out["dask_map_floor"]
     return out
 
 
 def analyze(tree: str, workers: int, repeats: int) -> dict:
-    """Whole `gpubatch analyze` commands, cold (no cache), best of `repeats`: the parser pool here, N worker
-    processes (`--gpus N` on the CPU) and a local cluster of N workers."""
-    out = {}
-    for name, extra in (("no cluster", []), (f"--gpus {workers}", ["--gpus", str(workers)]),
-                        (f"--cluster local:{workers}", ["--cluster", f"local:{workers}"])):
-        best = None
-        for _ in range(repeats):
+    """Whole `gpubatch analyze` commands, cold (no cache), best of `repeats` taken in turn (so that the
+    machine's drift hits every setup alike): the parser pool here, N worker processes (`--gpus N` on the CPU)
+    and a local cluster of N workers."""
+    setups = {"no cluster": [], f"--gpus {workers}": ["--gpus", str(workers)],
+              f"--cluster local:{workers}": ["--cluster", f"local:{workers}"]}
+    times: dict[str, list[float]] = {name: [] for name in setups}
+    for _ in range(repeats):
+        for name, extra in setups.items():
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "gpubatch", "analyze", tree, "--no-cache", "--device", "cpu", "-q",
                             "--no-progress", "--format", "json", "-o", "/dev/null", *extra], check=False)
-            t = time.perf_counter() - t0
-            best = t if best is None else min(best, t)
-        out[name] = round(best, 3)
-    return out
+            times[name].append(round(time.perf_counter() - t0, 3))
+    return {"best": {name: min(t) for name, t in times.items()}, "all": times}
 
 
 def main() -> None:
