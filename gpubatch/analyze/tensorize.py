@@ -17,6 +17,7 @@ import os
 import stat
 import sys
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -293,7 +294,9 @@ def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
 
 def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     try:
-        tree = ast.parse(text, filename=ft.path)
+        with warnings.catch_warnings():  # the analysed code's invalid escapes etc. are not ours to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename=ft.path)
     except SyntaxError as exc:
         ft.error = ("E999", f"SyntaxError: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
         return ft

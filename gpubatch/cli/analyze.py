@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
     def analyze(
         run: RunContext,
         paths: Annotated[List[Path], typer.Argument(help="Files or directories to analyse.")],
-        format_: Annotated[str, typer.Option("--format", help="text, json, sarif or github.")] = "text",
+        format_: Annotated[str, typer.Option("--format", help="text, json, sarif, github (annotations), gitlab (Code "
+                                                      "Quality) or junit (XML).")] = "text",
         output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report here "
                                                        "(atomically) instead of stdout.")] = None,
         fail_on: Annotated[Optional[str], typer.Option(help="never, info, warning or error: exit 1 when a "

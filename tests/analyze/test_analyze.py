@@ -211,3 +211,33 @@ def test_warm_run_reads_reports_and_equals_cold(tmp_path):
     assert [r.blocks for r in cold.files] == [r.blocks for r in warm.files]
     assert [r.cached for r in warm.files] == [True, False]  # a.py read back, bad.py reported again
     assert not any(f.code == "C901" for f in other.findings)  # another policy is not served stale reports
+
+
+def test_gitlab_and_junit_formats(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    (tmp_path / ".git").mkdir()
+    res = analyze(tmp_path, {"a.py": SAMPLE, "b.py": SAMPLE})
+    issues = json.loads(FORMATS["gitlab"](res, root=tmp_path))
+    assert len(issues) == len(res.findings)
+    assert {i["location"]["path"] for i in issues} == {"a.py", "b.py"}  # relative to the repository root
+    assert len({i["fingerprint"] for i in issues}) == len(issues)  # unique, though a.py and b.py are alike
+    sev = {(i["check_name"], i["location"]["lines"]["begin"]): i["severity"] for i in issues}
+    assert sev[("E722", 9)] == "minor" and sev[("S307", 8)] == "major"  # warning and error
+    suites = ET.fromstring(FORMATS["junit"](res))
+    assert suites.get("failures") == str(len(res.findings)) and len(suites) == 2
+    case = next(c for c in suites.iter("testcase") if c.get("name") == "gpubatch.E722")
+    assert case.get("line") == "9" and case.find("failure").get("type") == "E722"
+    clean = ET.fromstring(FORMATS["junit"](analyze(tmp_path / "clean", {"c.py": "x = 1\n"})))
+    assert clean.get("failures") == "0" and len(list(clean.iter("testcase"))) == 1
+
+
+def test_parsing_prints_no_warnings_of_the_analysed_code(tmp_path):
+    """An invalid escape in analysed code (SyntaxWarning from 3.12, DeprecationWarning before) is not ours to
+    print: a stub or old file would fill stderr with the parser's warnings."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = analyze(tmp_path, {"a.py": 'import re\nPAT = re.compile("\\d+")\n'})
+    assert not seen and not res.files[0].error

@@ -13,6 +13,7 @@ import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
+from xml.etree import ElementTree
 
 from .gen import ArcFile, ConfigDoc, KagglePair, SourceFile
 from .helpers import ROOT, children_of, cli
@@ -50,7 +51,12 @@ def _sarif_validator():
 
 def valid_output(fmt: str, blob: bytes, where: Path) -> None:
     """The report is well-formed for its format."""
-    if fmt in ("json", "sarif"):
+    if fmt == "junit":
+        try:
+            ElementTree.fromstring(blob)
+        except ElementTree.ParseError as exc:
+            raise Failure(f"{where}: invalid JUnit XML: {exc}") from None
+    elif fmt in ("json", "sarif", "gitlab"):
         try:
             data = json.loads(blob)
         except ValueError as exc:
@@ -111,7 +117,7 @@ def check_analyze(folder: Path, files: list[SourceFile], seed: int) -> int:
         raise Failure(f"{folder}: warm findings differ from cold ({len(a)} vs {len(b)})")
     if rng.random() < 0.6:  # the other formats on a share of the trees (each is a third run)
         return len(files)
-    fmt = rng.choice(["text", "sarif", "github"])
+    fmt = rng.choice(["text", "sarif", "github", "gitlab", "junit"])
     other = cli(*base, "--format", fmt, "-o", f"out.{fmt}", "--no-cache", cwd=folder)
     _ok(other, {code}, folder)
     valid_output(fmt, (folder / f"out.{fmt}").read_bytes(), folder)

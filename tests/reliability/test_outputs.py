@@ -5,6 +5,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -30,13 +31,15 @@ def test_bench_plot_into_missing_folder_is_exit_2(tmp_path):
 def test_non_utf8_file_name_in_every_format(tmp_path):
     name = os.fsdecode(b"caf\xe9.py")
     (tmp_path / name).write_text(BAD)
-    for fmt in ("text", "github", "json", "sarif"):
+    for fmt in ("text", "github", "json", "sarif", "gitlab", "junit"):
         res = cli("analyze", tmp_path, "--format", fmt, "--no-cache", "--jobs", "1")
         assert res.exit_code == 0 and res.stdout_bytes, (fmt, res.output)
         out = tmp_path / f"o.{fmt}"
         assert cli("analyze", tmp_path, "--format", fmt, "--no-cache", "--jobs", "1", "-o", out).exit_code == 0
-        if fmt in ("json", "sarif"):
+        if fmt in ("json", "sarif", "gitlab"):
             json.loads(out.read_text())
+        if fmt == "junit":
+            ElementTree.fromstring(out.read_bytes())
     assert b"caf\xe9.py" in (tmp_path / "o.text").read_bytes()  # the name as it is on disk
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 

@@ -1,7 +1,6 @@
 """SARIF 2.1.0 for code scanning: rules with descriptions and help, percent-encoded artifact URIs relative to
 the repository root (the nearest folder with `.git`),
 full regions, and partial fingerprints that survive unrelated edits (hash of the finding's line text)."""
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -9,7 +8,8 @@ from urllib.parse import quote
 
 from ... import __version__
 from ..job import RULES, SEVERITY
-from .columns import char_col, line_text
+from .columns import char_col
+from .fingerprint import line_hashes
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -44,11 +44,8 @@ def render(result, root=None) -> str:
               "defaultConfiguration": {"level": _LEVEL[SEVERITY.get(c, "warning")]},
               "properties": {"tags": ["gpubatch"]}} for c in codes]
     index = {c: i for i, c in enumerate(codes)}
-    results, seen = [], {}
-    for f in result.findings:
-        text = line_text(f.path, f.line).strip()
-        base = hashlib.sha256(f"{f.code}:{text}".encode()).hexdigest()[:16]
-        seen[(f.path, base)] = seen.get((f.path, base), 0) + 1
+    results = []
+    for f, line_hash in zip(result.findings, line_hashes(result.findings)):
         region = {"startLine": max(1, f.line), "startColumn": char_col(f.path, f.line, f.col)}
         if f.end_line >= f.line and f.end_line:
             end_col = char_col(f.path, f.end_line, f.end_col)
@@ -59,7 +56,7 @@ def render(result, root=None) -> str:
                         "locations": [{"physicalLocation": {
                             "artifactLocation": _location(f.path, root),
                             "region": region}}],
-                        "partialFingerprints": {"primaryLocationLineHash": f"{base}:{seen[(f.path, base)]}"}})
+                        "partialFingerprints": {"primaryLocationLineHash": line_hash}})
     run = {"tool": {"driver": {"name": "gpubatch", "version": __version__, "semanticVersion": __version__,
                                "informationUri": "https://pypi.org/project/gpubatch/", "rules": rules}},
            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + quote(os.fsencode(root.as_posix())) + "/"}},

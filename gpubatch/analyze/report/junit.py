@@ -1,0 +1,44 @@
+"""JUnit XML, as CI systems read test reports: one test suite per file with findings, one failed test case
+per finding (`gpubatch.CODE`, with its line and column); a clean run is one passing test case.
+
+The one escaping layer of this format is `_xml`: markup characters escaped, characters XML 1.0 cannot hold
+replaced, undecodable bytes of a file name written as backslash escapes.
+"""
+import re
+from xml.sax.saxutils import escape
+
+from .columns import char_col
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(s: str) -> str:
+    """Text or an attribute value (quotes escaped too), safe inside any element or double-quoted attribute."""
+    s = s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    s = _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", s)
+    return escape(s, {'"': "&quot;"})
+
+
+def render(result, root=None) -> str:
+    by_file: dict[str, list] = {}
+    for f in result.findings:
+        by_file.setdefault(f.path, []).append(f)
+    total = len(result.findings)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
+           f'<testsuites name="gpubatch" tests="{max(total, 1)}" failures="{total}" errors="0">\n']
+    for path, findings in by_file.items():
+        out.append(f'  <testsuite name="{_xml(path)}" tests="{len(findings)}" failures="{len(findings)}" '
+                   f'errors="0" skipped="0" package="gpubatch">\n')
+        for f in findings:
+            col = char_col(f.path, f.line, f.col)
+            out.append(f'    <testcase name="gpubatch.{_xml(f.code)}" classname="{_xml(path)}" line="{f.line}" '
+                       f'column="{col}">\n'
+                       f'      <failure message="{_xml(f.message)}" type="{_xml(f.code)}">'
+                       f'{_xml(f"{path}:{f.line}:{col}: {f.code} {f.message}")}</failure>\n'
+                       '    </testcase>\n')
+        out.append("  </testsuite>\n")
+    if not by_file:
+        out.append('  <testsuite name="gpubatch" tests="1" failures="0" errors="0" skipped="0">\n'
+                   '    <testcase name="no findings" classname="gpubatch"/>\n  </testsuite>\n')
+    out.append("</testsuites>\n")
+    return "".join(out)
