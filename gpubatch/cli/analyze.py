@@ -33,6 +33,9 @@ def register(app: typer.Typer) -> None:
                                             "files.")] = True,
         select: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
         ignore: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
+        baseline: Annotated[Optional[Path], typer.Option(help="Findings to accept: written with the current "
+                                                         "findings when the file does not exist; when it does, "
+                                                         "only findings not in it are reported.")] = None,
     ) -> int:
         """Metrics (complexity as radon counts it), rules under familiar codes, reports, exit codes."""
         from gpubatch.analyze.batched import Thresholds
@@ -51,6 +54,7 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"no such file or directory: {', '.join(missing)}")
         if output is not None:
             check_outputs(_sources_near(output, paths), **{"--output": output})
+        accepted = _baseline_entries(baseline, paths)
         split = (lambda s: tuple(x.strip().upper() for x in s.split(",") if x.strip()))
         policy = Policy(
             Thresholds(cfg.get("analyze.max_complexity"), cfg.get("analyze.max_function_lines"),
@@ -72,6 +76,8 @@ def register(app: typer.Typer) -> None:
                                  cfg.get("analyze.max_file_bytes"), cache_dir)
         for line in result.warnings:
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
+        if baseline is not None:
+            result, level = _baseline(run, baseline, accepted, result, level)
         report = FORMATS[format_](result)
         if output:
             write_atomic(output, report)
@@ -81,6 +87,36 @@ def register(app: typer.Typer) -> None:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
         return 1 if worst >= LEVELS[level] else 0
+
+
+def _baseline_entries(baseline: Path | None, paths: list[Path]) -> set | None:
+    """The accepted findings of an existing baseline (read before the work: a bad one is a usage error), or
+    None when there is none yet (its path checked, to be written)."""
+    from gpubatch.analyze.baseline import BaselineError, load
+
+    if baseline is None or not baseline.exists():
+        if baseline is not None:
+            check_outputs(_sources_near(baseline, paths), **{"--baseline": baseline})
+        return None
+    try:
+        return load(baseline)
+    except BaselineError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _baseline(run: RunContext, path: Path, accepted: set | None, result, level: str):
+    """Apply the baseline, or write it when there was none: every current finding accepted, exit 0."""
+    from gpubatch.analyze import baseline as bl
+
+    if accepted is None:
+        write_atomic(path, bl.render(result))
+        run.note(f"gpubatch: baseline written to {escape(str(path))}: {len(result.findings)} findings accepted; "
+                 "later runs with --baseline report only new ones")
+        return result, "never"
+    result, applied = bl.apply(result, accepted)
+    run.note(f"gpubatch: baseline {escape(str(path))}: {applied.hidden} findings not reported, "
+             f"{applied.gone} entries gone (fixed or changed)")
+    return result, level
 
 
 def render_summary(run: RunContext, result) -> None:

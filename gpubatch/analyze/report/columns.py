@@ -1,15 +1,25 @@
 """Columns as characters: the syntax tree counts UTF-8 bytes, people and SARIF count characters."""
+import os
 from functools import lru_cache
 
 from ..tensorize import read_regular
 
 
 @lru_cache(maxsize=256)
-def _lines(path: str) -> tuple[str, ...]:
+def _read_lines(path: str, stamp: tuple) -> tuple[str, ...]:
     try:  # a regular file only: a FIFO given as a path must not block the report
         return tuple(read_regular(path, 1 << 26).decode("utf-8", errors="replace").splitlines())
     except (OSError, ValueError):
         return ()
+
+
+def _lines(path: str) -> tuple[str, ...]:
+    """The file's lines, read once while it is unchanged (a process may report on a file more than once)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ()
+    return _read_lines(path, (st.st_mtime_ns, st.st_size, st.st_ino))
 
 
 def line_text(path: str, line: int) -> str:

@@ -1,8 +1,11 @@
 """Fingerprints of findings that survive unrelated edits: a hash of the rule and the finding's line text,
-numbered when a file has several alike. SARIF's partial fingerprints, GitLab's and the baseline use them."""
+numbered when a file has several alike, and the file's path from the repository root. SARIF's partial
+fingerprints, GitLab's and the baseline use them."""
 from __future__ import annotations
 
 import hashlib
+import os
+from pathlib import Path
 
 from .columns import line_text
 
@@ -17,3 +20,14 @@ def line_hashes(findings) -> list[str]:
         seen[(f.path, base)] = seen.get((f.path, base), 0) + 1
         out.append(f"{base}:{seen[(f.path, base)]}")
     return out
+
+
+def repo_path(path: str, root: Path) -> str:
+    """`path` relative to the repository root (absolute outside it), `/`-separated; undecodable bytes of a
+    name as backslash escapes."""
+    p = Path(os.path.abspath(path))
+    try:
+        rel = p.relative_to(root).as_posix()
+    except ValueError:
+        rel = p.as_posix()
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

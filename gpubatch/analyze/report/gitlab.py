@@ -9,26 +9,17 @@ import json
 import os
 from pathlib import Path
 
-from .fingerprint import line_hashes
+from .fingerprint import line_hashes, repo_path
 from .sarif import repository_root
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
-
-
-def _path(path: str, root: Path) -> str:
-    p = Path(os.path.abspath(path))
-    try:
-        rel = p.relative_to(root).as_posix()
-    except ValueError:
-        rel = p.as_posix()
-    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def render(result, root=None) -> str:
     root = repository_root(Path(os.path.abspath(root or os.getcwd())))
     issues = []
     for f, line_hash in zip(result.findings, line_hashes(result.findings)):
-        path = _path(f.path, root)
+        path = repo_path(f.path, root)
         lines = {"begin": max(1, f.line)}
         if f.end_line and f.end_line >= f.line:
             lines["end"] = f.end_line
