@@ -33,6 +33,8 @@ def register(app: typer.Typer) -> None:
                                             "files.")] = True,
         select: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
         ignore: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
+        diff: Annotated[Optional[str], typer.Option("--diff", metavar="REF", help="Only files changed against "
+                                                    "this git ref, and untracked ones.")] = None,
         baseline: Annotated[Optional[Path], typer.Option(help="Findings to accept: written with the current "
                                                          "findings when the file does not exist; when it does, "
                                                          "only findings not in it are reported.")] = None,
@@ -69,6 +71,8 @@ def register(app: typer.Typer) -> None:
         files = list(discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
                          gitignore and cfg.get("analyze.respect_gitignore"),
                          default_excludes and cfg.get("analyze.default_excludes")))
+        if diff is not None:
+            files = _changed_only(files, diff, paths[0])
         cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
         batch = min(cfg.get("analyze.max_batch_files"), cfg.get("gpu.batch.max_size"))
         with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
@@ -87,6 +91,17 @@ def register(app: typer.Typer) -> None:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
         return 1 if worst >= LEVELS[level] else 0
+
+
+def _changed_only(files: list, ref: str, where: Path) -> list:
+    """The discovered files that git says changed against `ref` (or are untracked)."""
+    from gpubatch.analyze.gitdiff import GitDiffError, changed_files
+
+    try:
+        changed = changed_files(ref, where)
+    except GitDiffError as exc:
+        raise UserError(str(exc)) from None
+    return [f for f in files if os.path.realpath(f) in changed]
 
 
 def _baseline_entries(baseline: Path | None, paths: list[Path]) -> set | None:
