@@ -240,10 +240,18 @@ def _work_estimate(paths) -> float | None:
     return total * NODES_PER_BYTE
 
 
+def _named(ft: FileTensors, names: dict[str, str]) -> FileTensors:
+    if ft.path in names:
+        ft.path = names[ft.path]
+    return ft
+
+
 def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, jobs: int = 0,
-                max_bytes: int = 4_000_000, cache_dir: str | None = None) -> AnalyzeResult:
+                max_bytes: int = 4_000_000, cache_dir: str | None = None,
+                names: dict[str, str] | None = None) -> AnalyzeResult:
     """Analyse every file of `paths`. An unusable cache directory means no cache and one warning in
-    `AnalyzeResult.warnings`, never a failed run."""
+    `AnalyzeResult.warnings`, never a failed run. `names` gives a file another name in the rules and the
+    report (stdin's contents, read from a temporary file, under `--stdin-filename`)."""
     t0 = time.perf_counter()
     res = AnalyzeResult()
     if cache_dir:
@@ -256,15 +264,16 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
                  prepare=prepare_batch, work=batch_work, cpu_threshold=CPU_THRESHOLD, gpu_gain=GPU_GAIN)
     key = policy_key(policy) if cache_dir else None
     tally = CacheTally()
-    named = ((str(p), policy.path_key(str(p))) for p in paths)
+    names = names or {}
+    named = ((str(p), policy.path_key(names.get(str(p), str(p)))) for p in paths)
     runner = executor.runner
-    if runner.workers_read_local_files and runner.width >= jobs:  # as many workers as parsers: parse there
+    if runner.workers_read_local_files and runner.width >= jobs and not names:  # workers as many as parsers
         from .onworkers import analyze_on_workers
 
         res.files = analyze_on_workers(list(named), executor, policy, max_bytes, cache_dir, key, tally,
                                        _work_estimate(paths))
     else:
-        stream = (tally.see(ft) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
+        stream = (_named(tally.see(ft), names) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
         res.files = executor.run_all(op, stream, label="files", work=_work_estimate(paths))
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)

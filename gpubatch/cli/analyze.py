@@ -33,6 +33,8 @@ def register(app: typer.Typer) -> None:
                                             "files.")] = True,
         select: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
         ignore: Annotated[Optional[str], typer.Option(help="Comma-separated rule codes or prefixes.")] = None,
+        stdin_filename: Annotated[Optional[str], typer.Option(help="Analyse standard input as this file "
+                                                              "(PATH is then -), for editors and hooks.")] = None,
         diff: Annotated[Optional[str], typer.Option("--diff", metavar="REF", help="Only files changed against "
                                                     "this git ref, and untracked ones.")] = None,
         baseline: Annotated[Optional[Path], typer.Option(help="Findings to accept: written with the current "
@@ -51,7 +53,11 @@ def register(app: typer.Typer) -> None:
         level = fail_on or cfg.get("analyze.fail_on")
         if level not in FAIL_ON:
             raise UserError(f"--fail-on {level!r}: expected one of {', '.join(FAIL_ON)}")
-        missing = [str(p) for p in paths if not p.exists()]
+        if stdin_filename is not None and [str(p) for p in paths] != ["-"]:
+            raise UserError("--stdin-filename reads standard input: give - as the only PATH")
+        if stdin_filename is not None and diff is not None:
+            raise UserError("--stdin-filename and --diff: standard input is one file, not a change set")
+        missing = [str(p) for p in paths if not p.exists() and stdin_filename is None]
         if missing:
             raise UserError(f"no such file or directory: {', '.join(missing)}")
         if output is not None:
@@ -68,16 +74,22 @@ def register(app: typer.Typer) -> None:
             tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()))
         for line in unknown_codes(policy, RULES):
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
-        files = list(discover(paths, include or cfg.get("analyze.include"), (exclude or []) + cfg.get("analyze.exclude"),
-                         gitignore and cfg.get("analyze.respect_gitignore"),
-                         default_excludes and cfg.get("analyze.default_excludes")))
+        names: dict[str, str] = {}
+        if stdin_filename is not None:
+            files, names = _from_stdin(stdin_filename)
+            cache = False
+        else:
+            files = list(discover(paths, include or cfg.get("analyze.include"),
+                                  (exclude or []) + cfg.get("analyze.exclude"),
+                                  gitignore and cfg.get("analyze.respect_gitignore"),
+                                  default_excludes and cfg.get("analyze.default_excludes")))
         if diff is not None:
             files = _changed_only(files, diff, paths[0])
         cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
         batch = min(cfg.get("analyze.max_batch_files"), cfg.get("gpu.batch.max_size"))
         with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
-                                 cfg.get("analyze.max_file_bytes"), cache_dir)
+                                 cfg.get("analyze.max_file_bytes"), cache_dir, names)
         for line in result.warnings:
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         if baseline is not None:
@@ -91,6 +103,24 @@ def register(app: typer.Typer) -> None:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
         return 1 if worst >= LEVELS[level] else 0
+
+
+def _from_stdin(name: str) -> tuple[list[Path], dict[str, str]]:
+    """Standard input in a temporary file (removed at exit), and the name it is reported under."""
+    import atexit
+    import shutil
+    import sys
+    import tempfile
+
+    from gpubatch.analyze.report.columns import given
+
+    data = sys.stdin.buffer.read()
+    folder = tempfile.mkdtemp(prefix="gpubatch-stdin-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = Path(folder) / (Path(name).name or "stdin.py")
+    path.write_bytes(data)
+    given(name, data)
+    return [path], {str(path): name}
 
 
 def _changed_only(files: list, ref: str, where: Path) -> list:

@@ -13,8 +13,18 @@ def _read_lines(path: str, stamp: tuple) -> tuple[str, ...]:
         return ()
 
 
+_GIVEN: dict[str, tuple[str, ...]] = {}  # files whose text came from elsewhere (stdin): path -> lines
+
+
+def given(path: str, data: bytes) -> None:
+    """Report on `path` from this text, not from the disk (`--stdin-filename`)."""
+    _GIVEN[path] = tuple(data.decode("utf-8", errors="replace").splitlines())
+
+
 def _lines(path: str) -> tuple[str, ...]:
     """The file's lines, read once while it is unchanged (a process may report on a file more than once)."""
+    if path in _GIVEN:
+        return _GIVEN[path]
     try:
         st = os.stat(path)
     except OSError:
