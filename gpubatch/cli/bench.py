@@ -60,17 +60,13 @@ def register(app: typer.Typer) -> None:
                          cfg.get("bench.repeats"), cfg.get("bench.warmup"))
         if not selected(plan):
             raise UserError(f"no benchmark case matches {cases!r}")
-        client = cluster = None
-        if address:
-            from gpubatch.engine.cluster import connect
+        from gpubatch.engine.cluster import connect, disconnect
 
-            client, cluster = connect(address, sel, cfg.get("cluster.workers"))
+        client, cluster = connect(address, sel, cfg.get("cluster.workers")) if address else (None, None)
         try:
             res = run_suite(plan, progress=say, checkpoint=lambda partial: save(to_json(partial)), client=client)
         finally:
-            for thing in (client, cluster):
-                if thing is not None:
-                    thing.close()
+            disconnect(client, cluster)
         run.out.print(table(res))
         save(to_json(res))
         if plot:

@@ -66,7 +66,7 @@ KEYS: tuple[Key, ...] = (
        "prepared ahead of the device.", min=1, max=1024),
     # cluster (the dask runner)
     _k("cluster.address", str, "", "Dask cluster: a scheduler (tcp://host:8786) or local:N (N worker processes "
-       "here; one per GPU with dask-cuda); empty: no cluster."),
+       "here, each pinned to one GPU on a GPU run); empty: no cluster."),
     _k("cluster.workers", int, 0, "Workers of a `local` cluster without :N (0: one per GPU, else 2).", min=0,
        max=4096),
     _k("cluster.retries", int, 2, "Times a batch whose worker died is submitted again before it runs on NumPy "

@@ -2,9 +2,9 @@
 order and stats merged, as the `processes` runner does on one host.
 
 `cluster.address` picks the cluster: `tcp://host:8786` (a running scheduler: `dask scheduler`, then
-`dask cuda worker tcp://host:8786` on each GPU host) or `local:N` (a `LocalCluster` of N one-thread worker
-processes made here; `dask_cuda.LocalCUDACluster`, one worker per visible GPU, when the run is on GPUs and
-dask-cuda is installed). Dask is imported only here, only when asked for (`pip install 'gpubatch[cluster]'`).
+`dask cuda worker tcp://host:8786` on each GPU host) or `local:N` (N one-thread worker processes made here;
+on a GPU run each pinned to one GPU, by dask-cuda's `LocalCUDACluster` when it is installed). Dask is imported
+only here, only when asked for (`pip install 'gpubatch[cluster]'`).
 
 A worker that dies mid-batch: Dask reschedules its tasks on the others; a batch whose task still fails is
 submitted again up to `cluster.retries` times, then run on NumPy in this process (counted as a worker
@@ -12,12 +12,11 @@ re-run). A scheduler that goes away ends the run with `ClusterLost` (exit 1, one
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import pickle
 from collections import deque
-from itertools import islice
 from concurrent.futures import Future
+from itertools import islice
 from typing import Any, Callable, Iterable
 
 from .backend import Backend, Selection, numpy_backend
@@ -44,8 +43,7 @@ LOCAL_CONFIG = {
     # half speed on CPU workers. Workers made here keep glibc's default, as `--gpus N` workers do.
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
 }
-_WORKER: dict[str, Backend] = {}
-_JOBS: dict[str, Any] = {}  # in each Dask worker process: the last job it unpickled  # in each Dask worker process: its backend, made at its first batch
+_WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
 
 
 def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
@@ -55,7 +53,8 @@ def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
 
         selection = select_device(settings.device, settings.enabled, 1)
         _WORKER["backend"] = selection.make(0, settings.cache_size, settings.max_fraction)
-    return _WORKER["backend"], numpy_backend()
+        _WORKER["cpu"] = numpy_backend()
+    return _WORKER["backend"], _WORKER["cpu"]
 
 
 def _task(job: bytes, items: list[Any]) -> tuple:
@@ -71,10 +70,9 @@ def _task(job: bytes, items: list[Any]) -> tuple:
 
 def _job(job: bytes) -> tuple[BatchOp, EngineSettings]:
     """The (op, settings) a pickled job names, unpickled at its first batch on this worker."""
-    key = hashlib.blake2b(job, digest_size=16).digest()
-    if _JOBS.get("key") != key:
-        _JOBS.update(key=key, job=pickle.loads(job))
-    return _JOBS["job"]
+    if _WORKER.get("job_bytes") != job:
+        _WORKER.update(job_bytes=job, job=pickle.loads(job))
+    return _WORKER["job"]
 
 
 def _per_worker(stats: StatsCollector) -> StatsCollector:
@@ -103,11 +101,12 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
     except ImportError:
         raise ClusterUnavailable("--cluster needs Dask: pip install 'gpubatch[cluster]'") from None
     if address.startswith("local"):
-        n = int(address.partition(":")[2] or workers or (len(selection.gpus) if selection.gpus else 2))
+        gpus = visible_gpus() if selection.kind == "cupy" else []
+        n = int(address.partition(":")[2] or workers or len(gpus) or 2)
         import dask
 
         with dask.config.set(LOCAL_CONFIG):
-            cluster = local_gpu_cluster(n, visible_gpus()) if selection.kind == "cupy" else LocalCluster(
+            cluster = local_gpu_cluster(n, gpus) if gpus else LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
     try:
@@ -154,13 +153,23 @@ def local_gpu_cluster(n: int, gpus: list[str]) -> Any:
                        name="gpubatch-local-gpus", silence_logs=logging.WARN)
 
 
+def disconnect(client: Any, cluster: Any) -> None:
+    """Close a client and the local cluster `connect` made (None: none); one already gone is no error."""
+    for thing in (client, cluster):
+        if thing is not None:
+            try:
+                thing.close()
+            except Exception:  # noqa: BLE001 - closing a cluster that is already gone
+                pass
+
+
 class DaskRunner:
     """Batches as Dask tasks, a bounded window in flight, yielded in input order."""
 
     name = "dask"
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
-        self.settings, self.selection, self.stats = settings, selection, stats
+        self.settings, self.stats = settings, stats
         self.client, self.cluster = connect(settings.cluster_address or "local", selection, settings.cluster_workers)
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
         # a cluster made here reads this host's files; one at an address may be on other hosts
@@ -247,9 +256,4 @@ class DaskRunner:
             raise
 
     def close(self, failed: bool = False) -> None:
-        for thing in (self.client, self.cluster):
-            if thing is not None:
-                try:
-                    thing.close()
-                except Exception:  # noqa: BLE001 - closing a cluster that is already gone
-                    pass
+        disconnect(self.client, self.cluster)
