@@ -122,22 +122,27 @@ def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -
         if f.learned is not None:
             text = (text + " | " if text != "identity" else "") + f.learned
         fits.append(Fit(text, f.length, f.votes))
-    n_test = len(st.task.test_inputs)
+    preds, correct = attempts(st.task, [f.outputs for f in ranked])
+    return TaskResult(st.task.id, tuple(fits[:20]), preds, correct, st.states, evals, seconds, st.stopped)
+
+
+def attempts(task: Task, ranked_outputs: list) -> tuple[tuple, tuple[bool, ...] | None]:
+    """Per test input, up to two distinct outputs (lists of rows) taken from the fits in rank order (None: no
+    output), and whether each test input's attempts hold its known output."""
     preds = []
-    for i in range(n_test):
-        attempts: list = []
-        for f in ranked:
-            g = f.outputs[i]
-            if g is not None and g not in attempts:
-                attempts.append(g)
-            if len(attempts) == 2:
+    for i in range(len(task.test_inputs)):
+        tries: list = []
+        for outputs in ranked_outputs:
+            g = outputs[i]
+            if g is not None and g not in tries:
+                tries.append(g)
+            if len(tries) == 2:
                 break
-        preds.append(tuple(attempts))
+        preds.append(tuple(tries))
     correct = None
-    if st.task.test_outputs is not None:
-        want = [[list(r) for r in g] for g in st.task.test_outputs]
-        correct = tuple(want[i] in list(preds[i]) for i in range(n_test))
-    return TaskResult(st.task.id, tuple(fits[:20]), tuple(preds), correct, st.states, evals, seconds, st.stopped)
+    if task.test_outputs is not None:
+        correct = tuple([list(r) for r in want] in list(preds[i]) for i, want in enumerate(task.test_outputs))
+    return tuple(preds), correct
 
 
 def _search_op(items: list[Task], backend: Backend, cfg: SearchConfig, programs: tuple, builtin: bool,

@@ -39,6 +39,12 @@ def register(app: typer.Typer) -> None:
         task_ids: Annotated[Optional[str], typer.Option(help="Comma-separated task ids.")] = None,
         depth: Annotated[Optional[int], typer.Option(min=0, max=8, help="Longest enumerated program.")] = None,
         programs: Annotated[Optional[Path], typer.Option(help="Battery file: one program per line.")] = None,
+        solvers: Annotated[Optional[Path], typer.Option(help="arc-dsl solvers file (def solve_<task id>(I): ...): "
+                                                      "run those instead of the search; parsed, never run as "
+                                                      "Python.")] = None,
+        battery_mode: Annotated[Optional[str], typer.Option("--battery", help="With --solvers: own (each solver on "
+                                                            "its task) or cross (every solver on every task); "
+                                                            "default own when names match loaded tasks.")] = None,
         enumerate_: Annotated[bool, typer.Option("--enumerate/--no-enumerate",
                                                  help="Run the built-in enumeration too.")] = True,
         submission: Annotated[Optional[Path], typer.Option(help="Write ARC Prize submission.json.")] = None,
@@ -65,8 +71,15 @@ def register(app: typer.Typer) -> None:
         check_outputs(**{"--submission": submission, "--results": results})
         source = dataset or cfg.get("batt.dataset")
         ids = [t.strip() for t in task_ids.split(",") if t.strip()] if task_ids else None
+        if battery_mode is not None and not solvers:
+            raise UserError("--battery chooses how --solvers runs: it needs --solvers")
+        if battery_mode not in (None, "own", "cross"):
+            raise UserError(f"--battery {battery_mode!r}: expected own or cross")
+        if solvers and programs:
+            raise UserError("--solvers runs arc-dsl solvers instead of the search: leave out --programs")
         try:
             battery = tuple(read_programs(programs)) if programs else ()
+            solver_list = arcdsl_solvers(run, solvers) if solvers else None
             loaded, problems = load_tasks(source, cfg.get("batt.tasks") if tasks is None else tasks, ids)
         except (ProgramError, TaskSourceError) as exc:
             raise UserError(str(exc)) from None
@@ -76,6 +89,9 @@ def register(app: typer.Typer) -> None:
         if not loaded:
             raise UserError(f"no valid tasks to run from {source}")
         skipped = sum(p.kind == "skipped" for p in problems)
+        mode = None
+        if solver_list is not None:
+            mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"),
                             store_bytes=SearchConfig.store_bytes if cfg.get("gpu.memory.keep_in_vram") else 0)
@@ -86,12 +102,24 @@ def register(app: typer.Typer) -> None:
             # the first Ctrl-C stops the search as a budget would (what was found is scored and written, exit 130);
             # the second ends the run at once
             with graceful_interrupt(), run.executor(**device) as ex:
-                # one piece of tasks per worker (processes and dask)
-                res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=ex.runner.width)
                 meta = {"dataset": source, "depth": scfg.depth, "device": ex.device,
                         "programs_file": str(programs or "")}
+                pairs = None
+                if solver_list is not None:
+                    from gpubatch.arc.arcdsl.battery import run_battery
+
+                    res, pairs, seconds, start = run_battery(solver_list, loaded, ex, mode)
+                    meta.update(solvers_file=str(solvers), battery=mode)
+                else:  # one piece of tasks per worker (processes and dask)
+                    res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=ex.runner.width)
                 summary = summarize(res, seconds, skipped, start)
-                return res, summary, results_json(res, summary, meta), stop_requested()
+                doc = results_json(res, summary, meta)
+                if pairs is not None:
+                    from gpubatch.arc.arcdsl.battery import pairs_json, status_counts
+
+                    doc["pairs"] = pairs_json(pairs)
+                    doc["summary"]["pairs"] = status_counts(pairs)
+                return res, summary, doc, stop_requested()
 
         res, summary, doc, interrupted = search()
         if submission:
@@ -99,6 +127,9 @@ def register(app: typer.Typer) -> None:
         if results:
             write_atomic(results, json.dumps(doc, indent=1) + "\n")
         render(run, summary, res)
+        if solver_list is not None:
+            counts = ", ".join(f"{n} {status}" for status, n in doc["summary"]["pairs"].items())
+            run.out.print(f"{mode} battery: {len(doc['pairs'])} solver-task pairs: {counts}", highlight=False)
         differ = False
         if compare and not interrupted:
             differ = compare_devices(run, doc, search(device=compare, count=1)[2], compare)
@@ -115,6 +146,36 @@ def register(app: typer.Typer) -> None:
             run.note("interrupted: the search stopped early; what it had found is above and in the output files")
             return 130
         return 1 if problems or summary.failed or differ else 0
+
+
+def arcdsl_solvers(run: RunContext, path: Path) -> list:
+    """The solvers of an arc-dsl file; each unsupported one said in a line with its reason (it still counts)."""
+    from gpubatch.arc.arcdsl.solvers import SolverFileError, read_solvers
+
+    try:
+        found = read_solvers(path)
+    except SolverFileError as exc:
+        raise UserError(str(exc)) from None
+    if not found:
+        raise UserError(f"{path}: no solvers (functions named solve_<task id>)")
+    for s in found:
+        if s.unsupported:
+            run.note(f"[yellow]unsupported solver {escape(s.name)} ({escape(str(path))}, "
+                     f"{escape(s.unsupported)})[/]")
+    return found
+
+
+def battery_tasks(solvers: list, loaded: list, mode: str | None) -> tuple[str, list]:
+    """The battery's mode and tasks: own (the default when a solver names a loaded task) keeps the tasks
+    that a solver names; cross keeps them all."""
+    named = {s.task_id for s in solvers}
+    if mode is None:
+        mode = "own" if any(t.id in named for t in loaded) else "cross"
+    if mode == "own":
+        loaded = [t for t in loaded if t.id in named]
+        if not loaded:
+            raise UserError("--battery own: no loaded task is named by a solver (try --battery cross)")
+    return mode, loaded
 
 
 def compare_devices(run: RunContext, doc: dict, other: dict, device: str) -> bool:

@@ -1,0 +1,10 @@
+"""arc-dsl solver files for run-batt (issue 14): solvers in Michael Hodel's arc-dsl form, parsed (never imported
+or run as Python), interpreted line by line over every sample of every task in one batch.
+
+- `solvers`: the file's `def solve_<id>(I):` functions as straight-line programs; a construct outside that form
+  or an unknown name makes that solver unsupported, with its line and reason.
+- `prims_*`: the 160 primitives and the constants, per value (the reference every batched form must equal).
+- `interp`: a solver run line by line over a batch of samples; a sample whose line raises is an error, and
+  the run goes on.
+- `battery`: the own and cross batteries through the engine, scored as run-batt scores its search.
+"""

@@ -1,0 +1,157 @@
+"""The arc-dsl battery through the engine: (solver, task) pairs as items, each batch run solver by solver with
+one line over every sample of the batch's tasks (`interp.run_solver`), each pair scored where it ran.
+
+`own`: every solver on the task its name names. `cross`: every solver on every task ("which solvers solve which
+tasks"). Per pair: solved (fits the demos and every known test output), fits (the demos only), wrong, error
+(a demo raised) or unsupported. Per task, the solvers that fit become its fits and their test outputs its
+attempts, so run-batt's scoring, submission and results serve the battery as they serve the search.
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ...engine import Backend, BatchExecutor, BatchOp, ItemFailure
+from ..batt import Fit, TaskResult, attempts
+from ..tasks import Task
+from .interp import SampleError, run_solver
+from .solvers import Solver
+
+STATUSES = ("solved", "fits", "wrong", "error", "unsupported")
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """One solver on one task: its status, and per sample "ok", "wrong" or the error (demos, then tests:
+    "ok"/"wrong" where the test output is known, else "given")."""
+
+    solver: str
+    task: str
+    status: str
+    samples: tuple[str, ...]
+    predictions: tuple = ()  # the test outputs (lists of rows) when the demos fit
+
+
+def battery_pairs(solvers: list[Solver], tasks: list[Task], mode: str) -> list[tuple[Solver, Task]]:
+    """The pairs a battery runs: `own` matches names to task ids, `cross` takes every solver on every task."""
+    if mode == "cross":
+        return [(s, t) for s in solvers for t in tasks]
+    by_id = {t.id: t for t in tasks}
+    return [(s, by_id[s.task_id]) for s in solvers if s.task_id in by_id]
+
+
+def _outcome(solver: Solver, task: Task, outs: list) -> PairOutcome:
+    n = len(task.train)
+    codes, demo_errors, demo_wrong = [], False, False
+    for (_, want), got in zip(task.train, outs[:n]):
+        if isinstance(got, SampleError):
+            codes.append(f"error: line {got.line}: {got.error}")
+            demo_errors = True
+        else:
+            codes.append("ok" if got == want else "wrong")
+            demo_wrong |= got != want
+    tests = outs[n:]
+    preds = tuple(None if isinstance(g, SampleError) or not _is_grid(g) else [list(r) for r in g] for g in tests)
+    for i, got in enumerate(tests):
+        if isinstance(got, SampleError):
+            codes.append(f"error: line {got.line}: {got.error}")
+        elif task.test_outputs is None:
+            codes.append("given")
+        else:
+            codes.append("ok" if got == task.test_outputs[i] else "wrong")
+    if demo_errors or demo_wrong:
+        return PairOutcome(solver.name, task.id, "error" if demo_errors else "wrong", tuple(codes))
+    known = task.test_outputs is not None and all(c == "ok" for c in codes[n:])
+    return PairOutcome(solver.name, task.id, "solved" if known else "fits", tuple(codes), preds)
+
+
+def _is_grid(g) -> bool:
+    return isinstance(g, tuple) and len(g) > 0 and all(isinstance(r, tuple) and len(r) > 0 for r in g)
+
+
+def _battery_op(items: list[tuple[Solver, Task]], backend: Backend) -> list:
+    """A batch of pairs: solver by solver, one run over every sample of its tasks in the batch."""
+    by_solver: dict[str, list[int]] = defaultdict(list)
+    for k, (solver, _) in enumerate(items):
+        by_solver[solver.name].append(k)
+    out: list = [None] * len(items)
+    for ks in by_solver.values():
+        solver = items[ks[0]][0]
+        if solver.unsupported:
+            for k in ks:
+                out[k] = PairOutcome(solver.name, items[k][1].id, "unsupported", (solver.unsupported,))
+            continue
+        grids = [g for k in ks for g in _inputs(items[k][1])]
+        t0 = time.perf_counter()
+        outs = run_solver(solver, grids)
+        # the per-value reference runs on the host: the stats say so, with its time and line evaluations
+        backend.stats.for_op("arcdsl lines (host)", "cpu").add_batch(len(grids), time.perf_counter() - t0,
+                                                                     work=len(grids) * len(solver.lines))
+        at = 0
+        for k in ks:
+            task = items[k][1]
+            n = len(task.train) + len(task.test_inputs)
+            out[k] = _outcome(solver, task, outs[at:at + n])
+            at += n
+    return out
+
+
+def _inputs(task: Task) -> list:
+    return [g for g, _ in task.train] + list(task.test_inputs)
+
+
+def task_results(tasks: list[Task], pairs: list[PairOutcome], solvers: dict[str, Solver],
+                 seconds: dict[str, float]) -> list[TaskResult]:
+    """Per task: the solvers that fit the demos (fewest lines first, then most agreeing), their test outputs as
+    up to two attempts per test input, and whether they are right."""
+    fitting: dict[str, list[PairOutcome]] = defaultdict(list)
+    evals: dict[str, int] = defaultdict(int)
+    for p in pairs:
+        evals[p.task] += len(p.samples) if p.status != "unsupported" else 0
+        if p.status in ("solved", "fits"):
+            fitting[p.task].append(p)
+    results = []
+    for task in tasks:
+        fits = fitting.get(task.id, [])
+        votes = defaultdict(int)
+        for p in fits:
+            votes[repr(p.predictions)] += 1
+        fits.sort(key=lambda p: (len(solvers[p.solver].lines), -votes[repr(p.predictions)], p.solver))
+        preds, correct = attempts(task, [p.predictions for p in fits])
+        ranked = tuple(Fit(p.solver, len(solvers[p.solver].lines), votes[repr(p.predictions)]) for p in fits[:20])
+        results.append(TaskResult(task.id, ranked, preds, correct, 0, evals[task.id], seconds.get(task.id, 0.0),
+                                  None))
+    return results
+
+
+def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecutor, mode: str
+                ) -> tuple[list[TaskResult], list[PairOutcome], float, float]:
+    """Run the battery through the engine; returns per-task results (in task order), per-pair outcomes (in
+    pair order), the run's wall time and the time spent readying the devices."""
+    pairs = battery_pairs(solvers, tasks, mode)
+    op = BatchOp("arcdsl battery", _battery_op)
+    start = executor.warm(op)
+    t0 = time.perf_counter()
+    outcomes: list[PairOutcome] = []
+    for (solver, task), res in zip(pairs, executor.run_all(op, pairs, total=len(pairs), label="pairs")):
+        if isinstance(res, ItemFailure):
+            res = PairOutcome(solver.name, task.id, "error", (f"internal error: {res.kind}: {res.error}",))
+        outcomes.append(res)
+    seconds = time.perf_counter() - t0
+    per_task = seconds / max(1, len(tasks))
+    results = task_results(tasks, outcomes, {s.name: s for s in solvers}, {t.id: per_task for t in tasks})
+    return results, outcomes, seconds, start
+
+
+def pairs_json(outcomes: list[PairOutcome]) -> list[dict]:
+    """The `--results` records of the pairs, each named `solver/task` (so that `gpubatch diff` names it)."""
+    return [{"id": f"{p.solver}/{p.task}", "status": p.status, "samples": list(p.samples)} for p in outcomes]
+
+
+def status_counts(outcomes: list[PairOutcome]) -> dict[str, int]:
+    """How many pairs ended in each status, in STATUSES order."""
+    counts = dict.fromkeys(STATUSES, 0)
+    for p in outcomes:
+        counts[p.status] += 1
+    return counts

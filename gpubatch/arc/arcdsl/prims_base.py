@@ -1,0 +1,126 @@
+"""arc-dsl's constants and its arithmetic, logic and container primitives, per value: the reference that
+batched forms must equal (arc-dsl's behaviour, as `arc-dsl-primitives.md` sections 1.2, 2.1 and 2.2 give it).
+
+Integers and pairs broadcast (`add(1, (2, 3))` is `(3, 4)`); booleans act as 0 and 1; a container keeps its
+type (tuple or frozenset) through `apply`, `sfilter`, `merge`, `combine`, `difference` and `remove`.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+CONSTANTS: dict[str, Any] = {
+    "F": False, "T": True, "NEG_ONE": -1, "NEG_TWO": -2,
+    **{name: i for i, name in enumerate(("ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN",
+                                         "EIGHT", "NINE", "TEN"))},
+    "ORIGIN": (0, 0), "UNITY": (1, 1), "NEG_UNITY": (-1, -1), "DOWN": (1, 0), "RIGHT": (0, 1), "UP": (-1, 0),
+    "LEFT": (0, -1), "UP_RIGHT": (-1, 1), "DOWN_LEFT": (1, -1), "ZERO_BY_TWO": (0, 2), "TWO_BY_ZERO": (2, 0),
+    "TWO_BY_TWO": (2, 2), "THREE_BY_THREE": (3, 3),
+}
+
+
+def _broadcast(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A binary operation on integers lifted to pairs, component-wise, an integer meeting a pair broadcast."""
+    def lifted(a, b):
+        a_int, b_int = isinstance(a, int), isinstance(b, int)
+        if a_int and b_int:
+            return op(a, b)
+        x = (a, a) if a_int else (a[0], a[1])
+        y = (b, b) if b_int else (b[0], b[1])
+        return (op(x[0], y[0]), op(x[1], y[1]))
+    return lifted
+
+
+def _unary(op: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """An operation on integers lifted to pairs, component-wise."""
+    return lambda n: op(n) if isinstance(n, int) else (op(n[0]), op(n[1]))
+
+
+_add, _sub, _mul, _div = (_broadcast(f) for f in (operator.add, operator.sub, operator.mul, operator.floordiv))
+_neg, _dbl, _half = _unary(operator.neg), _unary(lambda v: v * 2), _unary(lambda v: v // 2)
+_inc, _dec = _unary(lambda v: v + 1), _unary(lambda v: v - 1)
+_crem = _unary(lambda v: v + 1 if v > 0 else v - 1 if v < 0 else 0)
+_sign = _unary(lambda v: 1 if v > 0 else -1 if v < 0 else 0)
+
+
+def identity(x): return x
+def add(a, b): return _add(a, b)
+def subtract(a, b): return _sub(a, b)
+def multiply(a, b): return _mul(a, b)
+def divide(a, b): return _div(a, b)
+def invert(n): return _neg(n)
+def even(n): return n % 2 == 0
+def double(n): return _dbl(n)
+def halve(n): return _half(n)
+def flip(b): return not b
+def equality(a, b): return a == b
+def greater(a, b): return a > b
+def positive(x): return x > 0
+def increment(x): return _inc(x)
+def decrement(x): return _dec(x)
+def crement(x): return _crem(x)
+def sign(x): return _sign(x)
+def both(a, b): return a and b
+def either(a, b): return a or b
+def branch(condition, a, b): return a if condition else b
+def toivec(i): return (i, 0)
+def tojvec(j): return (0, j)
+def astuple(a, b): return (a, b)
+
+
+def contained(value, container): return value in container
+def combine(a, b): return type(a)((*a, *b))
+def intersection(a, b): return a & b
+def difference(a, b): return type(a)(e for e in a if e not in b)
+def order(container, compfunc): return tuple(sorted(container, key=compfunc))
+def repeat(item, num): return tuple(item for _ in range(num))
+def size(container): return len(container)
+def merge(containers): return type(containers)(e for part in containers for e in part)
+def maximum(container): return max(container, default=0)
+def minimum(container): return min(container, default=0)
+def initset(value): return frozenset((value,))
+def totuple(container): return tuple(container)
+def interval(start, stop, step): return tuple(range(start, stop, step))
+def pair(a, b): return tuple(zip(a, b))
+def insert(value, container): return container.union(frozenset((value,)))
+def remove(value, container): return type(container)(e for e in container if e != value)
+def sizefilter(container, n): return frozenset(e for e in container if len(e) == n)
+
+
+def dedupe(tup):
+    seen: list = []
+    for e in tup:
+        if e not in seen:
+            seen.append(e)
+    return tuple(seen)
+
+
+def valmax(container, compfunc): return compfunc(max(container, key=compfunc, default=0))
+def valmin(container, compfunc): return compfunc(min(container, key=compfunc, default=0))
+def argmax(container, compfunc): return max(container, key=compfunc)  # ties: the first in iteration order
+def argmin(container, compfunc): return min(container, key=compfunc)
+
+
+def mostcommon(container):
+    return max(set(container), key=container.count)  # ties: the first of the distinct values' set order
+
+
+def leastcommon(container):
+    return min(set(container), key=container.count)
+
+
+def sfilter(container, condition): return type(container)(e for e in container if condition(e))
+def mfilter(container, function): return merge(sfilter(container, function))
+def extract(container, condition): return next(e for e in container if condition(e))
+def first(container): return next(iter(container))
+
+
+def last(container):
+    if isinstance(container, tuple):
+        return container[-1]
+    *_, end = container  # a set's last element in iteration order; an empty one raises
+    return end
+
+
+def other(container, value): return first(remove(value, container))
+def product(a, b): return frozenset((i, j) for j in b for i in a)  # b outer, a inner: the set's build order

@@ -1,0 +1,55 @@
+"""arc-dsl's combinators per value (section 2.3 of `arc-dsl-primitives.md`): functions built from functions.
+
+`rbind`/`lbind` read the bound function's declared positional parameters, as arc-dsl does: 2 gives a unary
+function, 3 a binary one, anything else a ternary one (so binding a one-parameter closure gives a function no
+call can satisfy, exactly as in arc-dsl). Every closure here declares one parameter for that reason.
+"""
+from __future__ import annotations
+
+from .prims_base import merge
+
+
+def _arity(function) -> int:
+    return function.__code__.co_argcount
+
+
+def compose(outer, inner): return lambda x: outer(inner(x))
+def chain(h, g, f): return lambda x: h(g(f(x)))
+def matcher(function, target): return lambda x: function(x) == target
+def fork(outer, a, b): return lambda x: outer(a(x), b(x))
+
+
+def rbind(function, fixed):
+    n = _arity(function)
+    if n == 2:
+        return lambda x: function(x, fixed)
+    if n == 3:
+        return lambda x, y: function(x, y, fixed)
+    return lambda x, y, z: function(x, y, z, fixed)
+
+
+def lbind(function, fixed):
+    n = _arity(function)
+    if n == 2:
+        return lambda y: function(fixed, y)
+    if n == 3:
+        return lambda y, z: function(fixed, y, z)
+    return lambda y, z, a: function(fixed, y, z, a)
+
+
+def power(function, n):
+    """`function` n times over; n = 1 is `function` itself and n < 1 never ends in arc-dsl (an error here)."""
+    if n < 1:
+        raise RecursionError("power with n < 1")
+    out = function
+    for _ in range(n - 1):
+        out = compose(function, out)
+    return out
+
+
+def apply(function, container): return type(container)(function(e) for e in container)
+def rapply(functions, value): return type(functions)(function(value) for function in functions)
+def mapply(function, container): return merge(apply(function, container))
+def papply(function, a, b): return tuple(function(i, j) for i, j in zip(a, b))
+def mpapply(function, a, b): return merge(papply(function, a, b))
+def prapply(function, a, b): return frozenset(function(i, j) for j in b for i in a)

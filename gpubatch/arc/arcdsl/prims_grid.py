@@ -1,0 +1,160 @@
+"""arc-dsl's grid, object and drawing primitives per value (sections 2.6-2.8 of `arc-dsl-primitives.md`).
+
+Grids are tuples of row tuples. Crops follow Python slicing (a negative start counts from the far edge);
+drawing skips positions off the grid.
+"""
+from __future__ import annotations
+
+from .prims_patch import _is_object, mostcolor, normalize, palette, shape, shift, toindices, ulcorner
+
+
+def rot90(grid): return tuple(zip(*grid[::-1]))
+def rot180(grid): return tuple(tuple(row[::-1]) for row in grid[::-1])
+def rot270(grid): return tuple(tuple(row) for row in zip(*grid))[::-1]
+
+
+def _mirror_patch(piece, where):
+    """A patch's positions moved by `where(i, j)`, colours kept."""
+    if _is_object(piece):
+        return frozenset((v, where(i, j)) for v, (i, j) in piece)
+    return frozenset(where(i, j) for i, j in piece)
+
+
+def _bounds(piece):
+    locs = toindices(piece)
+    return (min(i for i, _ in locs), min(j for _, j in locs), max(i for i, _ in locs), max(j for _, j in locs))
+
+
+def hmirror(piece):
+    if isinstance(piece, tuple):
+        return piece[::-1]
+    top, _, bottom, _ = _bounds(piece)
+    return _mirror_patch(piece, lambda i, j: (top + bottom - i, j))
+
+
+def vmirror(piece):
+    if isinstance(piece, tuple):
+        return tuple(row[::-1] for row in piece)
+    _, left, _, right = _bounds(piece)
+    return _mirror_patch(piece, lambda i, j: (i, left + right - j))
+
+
+def dmirror(piece):
+    if isinstance(piece, tuple):
+        return tuple(zip(*piece))
+    a, b = ulcorner(piece)
+    return _mirror_patch(piece, lambda i, j: (j - b + a, i - a + b))
+
+
+def cmirror(piece):
+    if isinstance(piece, tuple):
+        return tuple(zip(*(row[::-1] for row in piece[::-1])))
+    return vmirror(dmirror(vmirror(piece)))
+
+
+def crop(grid, start, dims):
+    return tuple(row[start[1]:start[1] + dims[1]] for row in grid[start[0]:start[0] + dims[0]])
+
+
+def subgrid(patch, grid): return crop(grid, ulcorner(patch), shape(patch))
+
+
+def index(grid, loc):
+    i, j = loc
+    return grid[i][j] if 0 <= i < len(grid) and 0 <= j < len(grid[0]) else None
+
+
+def canvas(value, dimensions): return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
+def trim(grid): return tuple(row[1:-1] for row in grid[1:-1])
+def tophalf(grid): return grid[:len(grid) // 2]
+def bottomhalf(grid): return grid[len(grid) // 2 + len(grid) % 2:]
+def lefthalf(grid): return rot270(tophalf(rot90(grid)))
+def righthalf(grid): return rot270(bottomhalf(rot90(grid)))
+
+
+def hsplit(grid, n):
+    w = len(grid[0]) // n
+    gap = len(grid[0]) % n != 0
+    return tuple(crop(grid, (0, (w + gap) * k), (len(grid), w)) for k in range(n))
+
+
+def vsplit(grid, n):
+    h = len(grid) // n
+    gap = len(grid) % n != 0
+    return tuple(crop(grid, ((h + gap) * k, 0), (h, len(grid[0]))) for k in range(n))
+
+
+def hconcat(a, b): return tuple(i + j for i, j in zip(a, b))
+def vconcat(a, b): return a + b
+def hupscale(grid, factor): return tuple(tuple(v for v in row for _ in range(factor)) for row in grid)
+def vupscale(grid, factor): return tuple(row for row in grid for _ in range(factor))
+
+
+def upscale(element, factor):
+    if isinstance(element, tuple):
+        return vupscale(hupscale(element, factor), factor)
+    if len(element) == 0:
+        return frozenset()
+    oi, oj = ulcorner(element)
+    cells = {(v, (i * factor + a, j * factor + b)) for v, (i, j) in normalize(element)
+             for a in range(factor) for b in range(factor)}
+    return shift(frozenset(cells), (oi, oj))
+
+
+def downscale(grid, factor):
+    rows = tuple(tuple(v for j, v in enumerate(row) if j % factor == 0) for row in grid)
+    return tuple(row for i, row in enumerate(rows) if i % factor == 0)
+
+
+def cellwise(a, b, fallback):
+    return tuple(tuple(x if x == b[i][j] else fallback for j, x in enumerate(row[:len(a[0])]))
+                 for i, row in enumerate(a))
+
+
+def replace(grid, replacee, replacer):
+    return tuple(tuple(replacer if v == replacee else v for v in row) for row in grid)
+
+
+def switch(grid, a, b):
+    return tuple(tuple(b if v == a else a if v == b else v for v in row) for row in grid)
+
+
+def compress(grid):
+    rows = {i for i, row in enumerate(grid) if len(set(row)) == 1}
+    cols = {j for j, col in enumerate(zip(*grid)) if len(set(col)) == 1}
+    return tuple(tuple(v for j, v in enumerate(row) if j not in cols) for i, row in enumerate(grid) if i not in rows)
+
+
+def _drawn(grid, cells, only_bg: bool):
+    """A copy of `grid` with (value, (i, j)) cells written in order; off-grid cells skipped."""
+    h, w = len(grid), len(grid[0])
+    out = [list(row) for row in grid]
+    bg = mostcolor(grid) if only_bg else None
+    for value, (i, j) in cells:
+        if 0 <= i < h and 0 <= j < w and (not only_bg or out[i][j] == bg):
+            out[i][j] = value
+    return tuple(tuple(row) for row in out)
+
+
+def fill(grid, value, patch): return _drawn(grid, ((value, loc) for loc in toindices(patch)), False)
+def paint(grid, obj): return _drawn(grid, obj, False)
+def underfill(grid, value, patch): return _drawn(grid, ((value, loc) for loc in toindices(patch)), True)
+def underpaint(grid, obj): return _drawn(grid, obj, True)
+def cover(grid, patch): return fill(grid, mostcolor(grid), toindices(patch))
+def move(grid, obj, offset): return paint(cover(grid, obj), shift(obj, offset))
+def asindices(grid): return frozenset((i, j) for i in range(len(grid)) for j in range(len(grid[0])))
+def ofcolor(grid, value): return frozenset((i, j) for i, row in enumerate(grid) for j, v in enumerate(row) if v == value)
+def asobject(grid): return frozenset((v, (i, j)) for i, row in enumerate(grid) for j, v in enumerate(row))
+
+
+def toobject(patch, grid):
+    h, w = len(grid), len(grid[0])
+    return frozenset((grid[i][j], (i, j)) for i, j in toindices(patch) if 0 <= i < h and 0 <= j < w)
+
+
+def _same_colour_cells(grid, value):
+    return frozenset((v, (i, j)) for i, row in enumerate(grid) for j, v in enumerate(row) if v == value)
+
+
+def partition(grid): return frozenset(_same_colour_cells(grid, c) for c in palette(grid))
+def fgpartition(grid): return frozenset(_same_colour_cells(grid, c) for c in palette(grid) - {mostcolor(grid)})

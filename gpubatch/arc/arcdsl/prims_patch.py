@@ -1,0 +1,225 @@
+"""arc-dsl's colour, patch and geometry primitives per value (sections 2.4 and 2.5 of `arc-dsl-primitives.md`).
+
+A tuple is a grid and anything else a patch; a patch is an object when its first element's second component is
+a pair (rule 1.1). Patches as tuples (`astuple` of two locations) pass through the functions that only iterate.
+Coordinates are never clipped here: drawing clips.
+"""
+from __future__ import annotations
+
+
+def _is_object(patch) -> bool:
+    return isinstance(next(iter(patch))[1], tuple)
+
+
+def toindices(patch):
+    if len(patch) == 0:
+        return frozenset()
+    return frozenset(loc for _, loc in patch) if _is_object(patch) else patch
+
+
+def _colours(element) -> list:
+    return [v for row in element for v in row] if isinstance(element, tuple) else [v for v, _ in element]
+
+
+def mostcolor(element):
+    values = _colours(element)
+    return max(set(values), key=values.count)
+
+
+def leastcolor(element):
+    values = _colours(element)
+    return min(set(values), key=values.count)
+
+
+def palette(element):
+    if isinstance(element, tuple):
+        return frozenset({v for row in element for v in row})
+    return frozenset({v for v, _ in element})
+
+
+def numcolors(element): return len(palette(element))
+def color(obj): return next(iter(obj))[0]
+
+
+def colorcount(element, value):
+    if isinstance(element, tuple):
+        return sum(row.count(value) for row in element)
+    return sum(v == value for v, _ in element)
+
+
+def colorfilter(objs, value): return frozenset(obj for obj in objs if next(iter(obj))[0] == value)
+def recolor(value, patch): return frozenset((value, loc) for loc in toindices(patch))
+
+
+def uppermost(patch): return min(i for i, _ in toindices(patch))
+def lowermost(patch): return max(i for i, _ in toindices(patch))
+def leftmost(patch): return min(j for _, j in toindices(patch))
+def rightmost(patch): return max(j for _, j in toindices(patch))
+
+
+def _corner(patch, row, col):
+    """A bbox corner from `row`/`col` (min or max) of the patch's rows and columns; () when it is empty."""
+    locs = toindices(patch)
+    if len(locs) == 0:
+        return ()
+    return (row(i for i, _ in locs), col(j for _, j in locs))
+
+
+def ulcorner(patch): return _corner(patch, min, min)
+def urcorner(patch): return _corner(patch, min, max)
+def llcorner(patch): return _corner(patch, max, min)
+def lrcorner(patch): return _corner(patch, max, max)
+
+
+def height(piece):
+    if len(piece) == 0:
+        return 0
+    return len(piece) if isinstance(piece, tuple) else lowermost(piece) - uppermost(piece) + 1
+
+
+def width(piece):
+    if len(piece) == 0:
+        return 0
+    return len(piece[0]) if isinstance(piece, tuple) else rightmost(piece) - leftmost(piece) + 1
+
+
+def shape(piece): return (height(piece), width(piece))
+def portrait(piece): return height(piece) > width(piece)
+
+
+def square(piece):
+    if isinstance(piece, tuple):
+        return len(piece) == len(piece[0])
+    return height(piece) * width(piece) == len(piece) and height(piece) == width(piece)
+
+
+def vline(patch): return height(patch) == len(patch) and width(patch) == 1
+def hline(patch): return width(patch) == len(patch) and height(patch) == 1
+
+
+def center(patch): return (uppermost(patch) + height(patch) // 2, leftmost(patch) + width(patch) // 2)
+
+
+def centerofmass(patch):
+    locs = toindices(patch)
+    if len(locs) == 0:
+        return ()
+    return (sum(i for i, _ in locs) // len(patch), sum(j for _, j in locs) // len(patch))
+
+
+def shift(patch, directions):
+    if len(patch) == 0:
+        return patch
+    di, dj = directions
+    if _is_object(patch):
+        return frozenset((v, (i + di, j + dj)) for v, (i, j) in patch)
+    return frozenset((i + di, j + dj) for i, j in patch)
+
+
+def normalize(patch):
+    return patch if len(patch) == 0 else shift(patch, (-uppermost(patch), -leftmost(patch)))
+
+
+def dneighbors(loc):
+    i, j = loc[0], loc[1]
+    return frozenset({(i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)})
+
+
+def ineighbors(loc):
+    i, j = loc[0], loc[1]
+    return frozenset({(i - 1, j - 1), (i - 1, j + 1), (i + 1, j - 1), (i + 1, j + 1)})
+
+
+def neighbors(loc): return dneighbors(loc) | ineighbors(loc)
+
+
+def hmatching(a, b): return bool({i for i, _ in toindices(a)} & {i for i, _ in toindices(b)})
+def vmatching(a, b): return bool({j for _, j in toindices(a)} & {j for _, j in toindices(b)})
+
+
+def manhattan(a, b):
+    bs = toindices(b)
+    return min(abs(ai - bi) + abs(aj - bj) for ai, aj in toindices(a) for bi, bj in bs)
+
+
+def adjacent(a, b): return manhattan(a, b) == 1
+
+
+def bordering(patch, grid):
+    return (uppermost(patch) == 0 or leftmost(patch) == 0 or lowermost(patch) == len(grid) - 1
+            or rightmost(patch) == len(grid[0]) - 1)
+
+
+def position(a, b):
+    ia, ja = center(toindices(a))
+    ib, jb = center(toindices(b))
+    horizontal = 1 if ja < jb else -1
+    if ia == ib:
+        return (0, horizontal)
+    if ja == jb:
+        return (1 if ia < ib else -1, 0)
+    return (1 if ia < ib else -1, horizontal)
+
+
+def gravitate(source, destination):
+    si, sj = center(source)
+    di, dj = center(destination)
+    step = ((1 if si < di else -1), 0) if vmatching(source, destination) else (0, (1 if sj < dj else -1))
+    moved = 0
+    while moved < 42 and not adjacent(source, destination):
+        moved += 1
+        source = shift(source, step)
+    return (step[0] * moved, step[1] * moved)
+
+
+def corners(patch): return frozenset({ulcorner(patch), urcorner(patch), llcorner(patch), lrcorner(patch)})
+
+
+def connect(a, b):
+    (ai, aj), (bi, bj) = a, b
+    rows, cols = range(min(ai, bi), max(ai, bi) + 1), range(min(aj, bj), max(aj, bj) + 1)
+    if ai == bi:
+        return frozenset((ai, j) for j in cols)
+    if aj == bj:
+        return frozenset((i, aj) for i in rows)
+    if bi - ai == bj - aj:
+        return frozenset(zip(rows, cols))
+    if bi - ai == aj - bj:
+        return frozenset(zip(rows, reversed(cols)))
+    return frozenset()
+
+
+def shoot(start, direction): return connect(start, (start[0] + 42 * direction[0], start[1] + 42 * direction[1]))
+def vfrontier(location): return frozenset((i, location[1]) for i in range(30))
+def hfrontier(location): return frozenset((location[0], j) for j in range(30))
+
+
+def backdrop(patch):
+    if len(patch) == 0:
+        return frozenset()
+    (si, sj), (ei, ej) = ulcorner(patch), lrcorner(patch)
+    return frozenset((i, j) for i in range(si, ei + 1) for j in range(sj, ej + 1))
+
+
+def delta(patch): return frozenset() if len(patch) == 0 else backdrop(patch) - toindices(patch)
+
+
+def _ring(ai, aj, bi, bj):
+    """The perimeter of the rectangle spanned by two corners (in either order)."""
+    si, ei, sj, ej = min(ai, bi), max(ai, bi), min(aj, bj), max(aj, bj)
+    sides = {(i, sj) for i in range(si, ei + 1)} | {(i, ej) for i in range(si, ei + 1)}
+    return frozenset(sides | ({(si, j) for j in range(sj, ej + 1)} | {(ei, j) for j in range(sj, ej + 1)}))
+
+
+def inbox(patch):
+    return _ring(uppermost(patch) + 1, leftmost(patch) + 1, lowermost(patch) - 1, rightmost(patch) - 1)
+
+
+def outbox(patch):
+    return _ring(uppermost(patch) - 1, leftmost(patch) - 1, lowermost(patch) + 1, rightmost(patch) + 1)
+
+
+def box(patch):
+    if len(patch) == 0:
+        return patch
+    return _ring(*ulcorner(patch), *lrcorner(patch))

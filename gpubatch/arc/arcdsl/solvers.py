@@ -1,0 +1,143 @@
+"""Solver files in arc-dsl's form, read as data (parsed with `ast`, never imported or run as Python).
+
+A solver is `def solve_<task id>(I):` followed by straight-line assignments `x = f(a, b)` (or `x = a`) whose
+names are `I`, earlier variables, arc-dsl constants, primitives or small literals (ints, booleans, tuples of
+them), and ends with `return <variable>`. Anything else makes that solver unsupported, with its line and the
+reason; the file's other solvers still run.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .registry import CONSTANTS, NAMES
+
+PREFIX = "solve_"
+_PRIMS = frozenset(NAMES)
+
+
+class SolverFileError(ValueError):
+    """The file cannot be read or is not Python at all (a usage error: exit 2)."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    """An argument or callee: kind "var" (a variable, I included), "prim" (a primitive) or "const"."""
+
+    kind: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Line:
+    target: str
+    func: Ref
+    args: tuple[Ref, ...]  # empty with func of kind var/const/prim and `call` False: an alias `x = y`
+    call: bool
+    lineno: int
+
+
+@dataclass(frozen=True)
+class Solver:
+    name: str  # the function's name
+    task_id: str  # its name without `solve_`
+    lineno: int
+    lines: tuple[Line, ...] = ()
+    result: str = ""
+    unsupported: str | None = None  # "line N: reason"
+
+
+class _Unsupported(Exception):
+    def __init__(self, node: ast.AST, reason: str) -> None:
+        super().__init__(f"line {getattr(node, 'lineno', '?')}: {reason}")
+
+
+def _literal(node: ast.AST) -> Any:
+    if isinstance(node, ast.Constant) and type(node.value) in (int, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) is int:
+        return -node.operand.value
+    if isinstance(node, ast.Tuple):
+        return tuple(_literal(e) for e in node.elts)
+    raise _Unsupported(node, f"{ast.unparse(node)!r} is not a name, an int, a boolean or a tuple of them")
+
+
+def _ref(node: ast.AST, defined: set[str]) -> Ref:
+    if isinstance(node, ast.Name):
+        if node.id in defined:
+            return Ref("var", node.id)
+        if node.id in CONSTANTS:
+            return Ref("const", CONSTANTS[node.id])
+        if node.id in _PRIMS:
+            return Ref("prim", node.id)
+        raise _Unsupported(node, f"unknown name {node.id!r} (not a variable defined above, a constant or a "
+                                 "primitive)")
+    return Ref("const", _literal(node))
+
+
+def _line(stmt: ast.stmt, defined: set[str]) -> Line:
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        raise _Unsupported(stmt, f"{type(stmt).__name__.lower()} statement: only `name = call(...)` and a final "
+                                 "`return name`")
+    value = stmt.value
+    if isinstance(value, ast.Call):
+        if value.keywords or any(isinstance(a, ast.Starred) for a in value.args):
+            raise _Unsupported(value, "keyword or starred arguments")
+        func = _ref(value.func, defined) if isinstance(value.func, ast.Name) else None
+        if func is None or func.kind == "const":
+            raise _Unsupported(value, f"{ast.unparse(value.func)!r} is not a primitive or a variable")
+        return Line(stmt.targets[0].id, func, tuple(_ref(a, defined) for a in value.args), True, stmt.lineno)
+    return Line(stmt.targets[0].id, _ref(value, defined), (), False, stmt.lineno)
+
+
+def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
+    name, task_id = fn.name, fn.name[len(PREFIX):]
+    try:
+        args = fn.args
+        if isinstance(fn, ast.AsyncFunctionDef):
+            raise _Unsupported(fn, "an async function")
+        if fn.decorator_list or len(args.args) != 1 or args.vararg or args.kwarg or args.kwonlyargs \
+                or args.posonlyargs or args.defaults:
+            raise _Unsupported(fn, "a solver takes exactly one argument, the input grid")
+        defined = {args.args[0].arg}
+        body = list(fn.body)
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]  # a docstring
+        if not body or not isinstance(body[-1], ast.Return):
+            raise _Unsupported(body[-1] if body else fn, "a solver ends with `return name`")
+        lines = []
+        for stmt in body[:-1]:
+            line = _line(stmt, defined)
+            lines.append(line)
+            defined.add(line.target)
+        ret = body[-1].value
+        if not (isinstance(ret, ast.Name) and ret.id in defined):
+            raise _Unsupported(body[-1], "a solver returns a variable it defined (or its input)")
+        if args.args[0].arg != "I":  # the input's own name: aliases below read it as I
+            lines.insert(0, Line(args.args[0].arg, Ref("var", "I"), (), False, fn.lineno))
+        return Solver(name, task_id, fn.lineno, tuple(lines), ret.id)
+    except _Unsupported as exc:
+        return Solver(name, task_id, fn.lineno, unsupported=str(exc))
+
+
+def parse_solvers(text: str, filename: str = "<solvers>") -> list[Solver]:
+    """Every `solve_*` function of the file, in file order; other top-level statements are ignored."""
+    try:
+        tree = ast.parse(text, filename=filename)
+    except SyntaxError as exc:
+        raise SolverFileError(f"{filename}: not Python: line {exc.lineno}: {exc.msg}") from None
+    return [_solver(node) for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(PREFIX)]
+
+
+def read_solvers(path: Path) -> list[Solver]:
+    """The solvers of a file (see `parse_solvers`); a file that cannot be read is a SolverFileError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SolverFileError(f"cannot read solvers file {path}: {exc}") from None
+    return parse_solvers(text, str(path))

@@ -1,0 +1,117 @@
+"""arc-dsl solver files: read as data (never run), unsupported solvers named with line and reason, and
+`run-batt --solvers` with the own and the cross battery, on one process and on worker processes alike."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from gpubatch.arc.arcdsl.interp import SampleError, run_solver
+from gpubatch.arc.arcdsl.solvers import parse_solvers
+from gpubatch.cli import app
+
+runner = CliRunner()
+
+FILE = '''
+import os
+os.system("touch SHOULD_NOT_EXIST")
+from dsl import *
+
+
+def solve_68b16354(I):
+    """flip"""
+    O = hmirror(I)
+    return O
+
+
+def solve_loop(I):
+    x1 = I
+    for k in range(2):
+        x1 = hmirror(x1)
+    return x1
+
+
+def solve_unknown(I):
+    x1 = system(I)
+    return x1
+
+
+def solve_keyword(I):
+    O = crop(I, start=ORIGIN, dims=TWO_BY_TWO)
+    return O
+
+
+def solve_literals(grid):
+    x1 = crop(grid, (0, 0), (2, 2))
+    x2 = rbind(upscale, 2)
+    x3 = x2(x1)
+    x4 = x3
+    return x4
+
+
+def solve_noreturn(I):
+    O = hmirror(I)
+
+
+def helper(I):
+    return I
+'''
+
+
+def test_solver_file_is_data_and_each_unsupported_solver_says_why(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    solvers = {s.name: s for s in parse_solvers(FILE, "f.py")}
+    assert not (tmp_path / "SHOULD_NOT_EXIST").exists()
+    assert set(solvers) == {"solve_68b16354", "solve_loop", "solve_unknown", "solve_keyword", "solve_literals",
+                            "solve_noreturn"}
+    assert solvers["solve_68b16354"].unsupported is None
+    assert solvers["solve_loop"].unsupported.startswith("line 15: for statement")
+    assert solvers["solve_unknown"].unsupported == ("line 21: unknown name 'system' (not a variable defined above, "
+                                                    "a constant or a primitive)")
+    assert solvers["solve_keyword"].unsupported == "line 26: keyword or starred arguments"
+    assert "ends with `return name`" in solvers["solve_noreturn"].unsupported
+    g = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+    assert run_solver(solvers["solve_literals"], [g]) == [((1, 1, 2, 2), (1, 1, 2, 2), (4, 4, 5, 5), (4, 4, 5, 5))]
+    out = run_solver(solvers["solve_literals"], [((1,),)])  # crop past the edge, then upscale: still a value
+    assert out == [((1, 1), (1, 1))]
+    bad = run_solver(parse_solvers("def solve_x(I):\n    x1 = divide(ONE, ZERO)\n    return x1\n")[0], [g, g])
+    assert all(isinstance(b, SampleError) and b.line == 2 and "ZeroDivisionError" in b.error for b in bad)
+
+
+def _run(tmp_path, name, *extra):
+    out = tmp_path / f"{name}.json"
+    result = runner.invoke(app, ["--device", "cpu", *extra, "run-batt", "--solvers", str(tmp_path / "s.py"),
+                                 "--task-ids", "68b16354,3c9b0459", "--results", str(out), "--no-progress",
+                                 "--battery", name])
+    return result, out
+
+
+def test_run_batt_solvers_own_and_cross(tmp_path):
+    (tmp_path / "s.py").write_text(FILE)
+    result, out = _run(tmp_path, "own")
+    assert result.exit_code == 0, result.output
+    assert "unsupported solver solve_loop" in result.output
+    doc = json.loads(out.read_text())
+    assert doc["run"]["battery"] == "own"
+    assert [(p["id"], p["status"]) for p in doc["pairs"]] == [("solve_68b16354/68b16354", "solved")]
+    assert doc["summary"]["test_correct"] == doc["summary"]["test_outputs"] == 1
+    assert doc["tasks"][0]["fits"][0]["program"] == "solve_68b16354"
+
+    result, out = _run(tmp_path, "cross", "--gpus", "2")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    pairs = {p["id"]: p["status"] for p in doc["pairs"]}
+    assert len(pairs) == 12 and pairs["solve_68b16354/68b16354"] == "solved"
+    assert pairs["solve_loop/3c9b0459"] == "unsupported" and pairs["solve_literals/3c9b0459"] == "wrong"
+    assert "cross battery: 12 solver-task pairs: 1 solved" in " ".join(result.output.split())
+
+
+def test_battery_needs_solvers_and_a_known_mode(tmp_path):
+    result = runner.invoke(app, ["run-batt", "--battery", "own"])
+    assert result.exit_code == 2 and "needs --solvers" in result.output
+    (tmp_path / "s.py").write_text(FILE)
+    result = runner.invoke(app, ["run-batt", "--solvers", str(tmp_path / "s.py"), "--battery", "both"])
+    assert result.exit_code == 2 and "expected own or cross" in result.output
+    (tmp_path / "broken.py").write_text("def solve_x(I:\n")
+    result = runner.invoke(app, ["run-batt", "--solvers", str(tmp_path / "broken.py")])
+    assert result.exit_code == 2 and "not Python" in result.output
