@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ...engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from ..batt import Fit, TaskResult, attempts
 from ..tasks import Task
-from .interp import SampleError, run_solver
+from .interp import SampleError, run_many
 from .solvers import Solver
 
 STATUSES = ("solved", "fits", "wrong", "error", "unsupported")
@@ -71,30 +71,43 @@ def _is_grid(g) -> bool:
 
 
 def _battery_op(items: list[tuple[Solver, Task]], backend: Backend) -> list:
-    """A batch of pairs: solver by solver, one run over every sample of its tasks in the batch."""
+    """A batch of pairs in one run: each solver over the samples of its tasks in the batch, every line once for
+    all the samples that reach it, lines shared between solvers once for all of them."""
+    grids: list = []
+    first_sample: dict[str, int] = {}  # task id -> index of its first sample in `grids`
     by_solver: dict[str, list[int]] = defaultdict(list)
-    for k, (solver, _) in enumerate(items):
+    for k, (solver, task) in enumerate(items):
+        if task.id not in first_sample:
+            first_sample[task.id] = len(grids)
+            grids += _inputs(task)
         by_solver[solver.name].append(k)
     out: list = [None] * len(items)
+    jobs, owners = [], []
     for ks in by_solver.values():
         solver = items[ks[0]][0]
         if solver.unsupported:
             for k in ks:
                 out[k] = PairOutcome(solver.name, items[k][1].id, "unsupported", (solver.unsupported,))
             continue
-        grids = [g for k in ks for g in _inputs(items[k][1])]
-        t0 = time.perf_counter()
-        outs = run_solver(solver, grids)
-        # the per-value reference runs on the host: the stats say so, with its time and line evaluations
-        backend.stats.for_op("arcdsl lines (host)", "cpu").add_batch(len(grids), time.perf_counter() - t0,
-                                                                     work=len(grids) * len(solver.lines))
+        samples = [first_sample[items[k][1].id] + i for k in ks for i in range(_samples(items[k][1]))]
+        jobs.append((solver, samples))
+        owners.append(ks)
+    t0 = time.perf_counter()
+    results = run_many(jobs, grids)
+    # the per-value reference runs on the host: the stats say so, with its time and solver-sample evaluations
+    backend.stats.for_op("arcdsl lines (host)", "cpu").add_batch(
+        len(grids), time.perf_counter() - t0, work=sum(len(samples) for _, samples in jobs))
+    for (solver, _), ks, outs in zip(jobs, owners, results):
         at = 0
         for k in ks:
             task = items[k][1]
-            n = len(task.train) + len(task.test_inputs)
-            out[k] = _outcome(solver, task, outs[at:at + n])
-            at += n
+            out[k] = _outcome(solver, task, outs[at:at + _samples(task)])
+            at += _samples(task)
     return out
+
+
+def _samples(task: Task) -> int:
+    return len(task.train) + len(task.test_inputs)
 
 
 def _inputs(task: Task) -> list:

@@ -1,8 +1,10 @@
-"""A solver run line by line over a batch of samples: each line once for every sample that reaches it.
+"""Solvers run line by line over a batch of samples: each line once for every sample that reaches it, and a
+line that several solvers share (the same primitive on the same values: `objects(I, T, F, T)` opens over a
+hundred of arc-dsl's solvers) once for all of them.
 
 This is the per-value reference path (the primitives of `prims_*`, on the host): its results are what every
-batched form must equal. A sample whose line raises becomes an error (the exception's type and message) and
-leaves the batch; the others go on. A value too deep to compute (runaway recursion) is an error too.
+batched form must equal. A solver's output for a sample is the value it returns, or the first of its lines that
+raised there (the exception's type and message), as Python would stop there; the other samples go on.
 """
 from __future__ import annotations
 
@@ -23,33 +25,96 @@ class SampleError:
     error: str
 
 
+class _Failed:
+    """A value that could not be computed for one sample (its first cause)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
 def _table() -> dict[str, Any]:
     if not _PRIMS:
         _PRIMS.update(primitives())
     return _PRIMS
 
 
-def _value(ref: Ref, env: dict[str, Any], prims: dict[str, Any]) -> Any:
+def _key(ref: Ref, env: dict[str, int]) -> tuple:
     if ref.kind == "var":
-        return env[ref.value]
-    return prims[ref.value] if ref.kind == "prim" else ref.value
+        return ("e", env[ref.value])
+    if ref.kind == "prim":
+        return ("prim", ref.value)
+    return (ref.kind, type(ref.value).__name__, repr(ref.value))  # True and 1 are different constants
+
+
+def _plan(solvers: Sequence[Solver]) -> tuple[list[tuple], list[list[int]], list[int]]:
+    """Shared expressions: each line's key (callee and argument keys, arguments by expression), every solver's
+    lines as expression ids, and its result's id. Id 0 is the input grid."""
+    ids: dict[tuple, int] = {("I",): 0}
+    exprs: list[tuple] = [("I",)]
+    lines, results = [], []
+    for s in solvers:
+        env = {"I": 0}
+        mine = []
+        for line in s.lines:
+            key = (_key(line.func, env), tuple(_key(a, env) for a in line.args), line.call)
+            if key not in ids:
+                ids[key] = len(exprs)
+                exprs.append(key)
+            env[line.target] = ids[key]
+            mine.append(ids[key])
+        lines.append(mine)
+        results.append(env[s.result])
+    return exprs, lines, results
+
+
+def _arg(key: tuple, values: list[dict], k: int, prims: dict) -> Any:
+    if key[0] == "e":
+        return values[key[1]][k]
+    return prims[key[1]] if key[0] == "prim" else _CONSTS[(key[1], key[2])]
+
+
+_CONSTS: dict[tuple, Any] = {}
+
+
+def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any]) -> list[list[Any]]:
+    """Each job (a solver and the indexes of the grids it runs on): its output per grid, in the job's order, or a
+    SampleError where one of its lines raised."""
+    prims = _table()
+    exprs, lines, results = _plan([s for s, _ in jobs])
+    for s, _ in jobs:
+        for line in s.lines:
+            for ref in (line.func, *line.args):
+                if ref.kind == "const":
+                    _CONSTS.setdefault((type(ref.value).__name__, repr(ref.value)), ref.value)
+    need: list[set[int]] = [set() for _ in exprs]
+    for (_, samples), mine in zip(jobs, lines):
+        for e in mine:
+            need[e].update(samples)
+    values: list[dict[int, Any]] = [dict(enumerate(grids))] + [{} for _ in exprs[1:]]
+    for e in range(1, len(exprs)):
+        func, args, call = exprs[e]
+        out = values[e]
+        for k in sorted(need[e]):
+            try:
+                fn = _arg(func, values, k, prims)
+                vals = [_arg(a, values, k, prims) for a in args]
+                bad = next((v for v in (fn, *vals) if isinstance(v, _Failed)), None)
+                out[k] = bad if bad is not None else (fn(*vals) if call else fn)
+            except Exception as exc:  # noqa: BLE001 - the oracle raises here too (RecursionError included)
+                out[k] = _Failed(f"{type(exc).__name__}: {exc}"[:200])
+    outputs = []
+    for (solver, samples), mine, result in zip(jobs, lines, results):
+        got = []
+        for k in samples:
+            first = next(((line, values[e][k]) for line, e in zip(solver.lines, mine)
+                          if isinstance(values[e][k], _Failed)), None)
+            got.append(SampleError(first[0].lineno, first[1].error) if first else values[result][k])
+        outputs.append(got)
+    return outputs
 
 
 def run_solver(solver: Solver, grids: Sequence[Any]) -> list[Any]:
     """The solver's output for each input grid (tuples of tuples), or a SampleError where it raised."""
-    prims = _table()
-    envs: list[dict[str, Any] | None] = [{"I": g} for g in grids]
-    out: list[Any] = [None] * len(grids)
-    for line in solver.lines:
-        for k, env in enumerate(envs):
-            if env is None:
-                continue
-            try:
-                fn = _value(line.func, env, prims)
-                env[line.target] = fn(*(_value(a, env, prims) for a in line.args)) if line.call else fn
-            except (Exception, RecursionError) as exc:  # noqa: BLE001 - the oracle raises here too: an error
-                out[k], envs[k] = SampleError(line.lineno, f"{type(exc).__name__}: {exc}"[:200]), None
-    for k, env in enumerate(envs):
-        if env is not None:
-            out[k] = env[solver.result]
-    return out
+    return run_many([(solver, range(len(grids)))], grids)[0]

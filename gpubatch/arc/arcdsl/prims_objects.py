@@ -46,11 +46,12 @@ def occurrences(grid, obj):
     """Upper-left corners where every cell of the normalised object finds its colour in the grid."""
     h, w = len(grid), len(grid[0])
     oh, ow = shape(obj)
-    cells = normalize(obj)
+    cells = [(v, a, b) for v, (a, b) in normalize(obj)]  # inside the object's own bbox: never off the grid below
     found = set()
     for i in range(h - oh + 1):
+        rows = grid[i:i + oh]
         for j in range(w - ow + 1):
-            if all(0 <= a < h and 0 <= b < w and grid[a][b] == v for v, (a, b) in shift(cells, (i, j))):
+            if all(rows[a][b + j] == v for v, a, b in cells):
                 found.add((i, j))
     return frozenset(found)
 
