@@ -19,6 +19,7 @@ from .interp import SampleError, run_many
 from .solvers import Solver
 
 STATUSES = ("solved", "fits", "wrong", "error", "unsupported")
+BATCHES_PER_WORKER = 16
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,16 @@ class PairOutcome:
 
 def battery_pairs(solvers: list[Solver], tasks: list[Task], mode: str) -> list[tuple[Solver, Task]]:
     """The pairs a battery runs: `own` matches names to task ids, `cross` takes every solver on every task."""
-    if mode == "cross":
-        return [(s, t) for s in solvers for t in tasks]
+    if mode == "cross":  # task by task: a batch holds every solver on a few tasks (shared lines, even costs),
+        # the largest tasks first, so that the last batches are short and no worker waits on a long one at the end
+        return [(s, t) for t in sorted(tasks, key=_cells, reverse=True) for s in solvers]
     by_id = {t.id: t for t in tasks}
     return [(s, by_id[s.task_id]) for s in solvers if s.task_id in by_id]
+
+
+def _cells(task: Task) -> int:
+    """A task's size in grid cells over its samples: how costly running a solver on it tends to be."""
+    return sum(len(g) * len(g[0]) for g in _inputs(task))
 
 
 def _outcome(solver: Solver, task: Task, outs: list) -> PairOutcome:
@@ -147,7 +154,11 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     start = executor.warm(op)
     t0 = time.perf_counter()
     outcomes: list[PairOutcome] = []
-    for (solver, task), res in zip(pairs, executor.run_all(op, pairs, total=len(pairs), label="pairs")):
+    # many batches a worker, so that one costly solver or task does not leave the other workers idle
+    piece = max(1, -(-len(pairs) // (BATCHES_PER_WORKER * executor.runner.width)))
+    sizes = [piece] * -(-len(pairs) // piece)
+    for (solver, task), res in zip(pairs, executor.run_all(op, pairs, total=len(pairs), label="pairs",
+                                                           sizes=sizes)):
         if isinstance(res, ItemFailure):
             res = PairOutcome(solver.name, task.id, "error", (f"internal error: {res.kind}: {res.error}",))
         outcomes.append(res)

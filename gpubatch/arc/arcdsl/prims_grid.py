@@ -61,7 +61,8 @@ def subgrid(patch, grid): return crop(grid, ulcorner(patch), shape(patch))
 
 def index(grid, loc):
     i, j = loc
-    return grid[i][j] if 0 <= i < len(grid) and 0 <= j < len(grid[0]) else None
+    h, w = len(grid), len(grid[0])  # an empty grid raises, as in arc-dsl
+    return grid[i][j] if 0 <= i < h and 0 <= j < w else None
 
 
 def canvas(value, dimensions): return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
@@ -102,13 +103,14 @@ def upscale(element, factor):
 
 
 def downscale(grid, factor):
+    len(grid[0])  # an empty grid raises, as in arc-dsl
     rows = tuple(tuple(v for j, v in enumerate(row) if j % factor == 0) for row in grid)
     return tuple(row for i, row in enumerate(rows) if i % factor == 0)
 
 
 def cellwise(a, b, fallback):
-    return tuple(tuple(x if x == b[i][j] else fallback for j, x in enumerate(row[:len(a[0])]))
-                 for i, row in enumerate(a))
+    w = len(a[0])  # an empty grid raises, as in arc-dsl
+    return tuple(tuple(x if x == b[i][j] else fallback for j, x in enumerate(row[:w])) for i, row in enumerate(a))
 
 
 def replace(grid, replacee, replacer):
