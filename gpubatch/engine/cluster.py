@@ -105,11 +105,10 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
         n = int(address.partition(":")[2] or workers or len(gpus) or 2)
         import dask
 
-        # CPU workers fork from this process, as the analyze parser pool's do: a spawned worker imports NumPy,
-        # Dask and gpubatch again (about 1 s of CPU each, which on 2 cores was most of the cluster's extra
-        # cost). A process that may have touched CUDA must not fork: GPU workers are spawned.
-        method = "spawn" if gpus else "fork"
-        with dask.config.set({**LOCAL_CONFIG, "distributed.worker.multiprocessing-method": method}):
+        # workers are spawned (Dask's default): forking them from this process saved about 1 s of CPU a worker
+        # on 2 cores, but a fork while another thread (Dask's event loop, a test runner's) holds a lock can hang
+        # the child, and a process that has touched CUDA must not fork at all
+        with dask.config.set(LOCAL_CONFIG):
             cluster = local_gpu_cluster(n, gpus) if gpus else LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster

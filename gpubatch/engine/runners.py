@@ -12,7 +12,8 @@ import itertools
 import os
 import time
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator
 
@@ -215,6 +216,10 @@ def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollecto
     return _run_here(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"])
 
 
+QUEUED = 2  # batches a worker process holds at once: one running, one ready to start
+RUN_AHEAD = 8  # batches a worker may finish ahead of the oldest one still running (results held here)
+
+
 class ProcessRunner:
     """One spawned process per worker; batches go to the least-loaded worker, results come back in order."""
 
@@ -258,16 +263,42 @@ class ProcessRunner:
         return True
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
-        window = max(2 * len(self.workers), self.settings.prefetch)
+        """Each worker holds at most QUEUED batches not yet finished, and gets its next one as soon as it has
+        room, whatever batch is oldest: a long batch on one worker does not leave the others idle behind it
+        (results still come back in input order, held here up to `RUN_AHEAD` batches a worker)."""
+        window = max(RUN_AHEAD * len(self.workers), self.settings.prefetch)
         pending: deque[tuple[list[Any], int, Future]] = deque()
-        for batch in cut_batches(items, lambda: sizer.next_size(self.free)):
-            w = min(range(len(self.workers)), key=self.load.__getitem__)
-            self.load[w] += 1
-            pending.append((batch, w, self.workers[w].submit(_worker_run, op, batch)))
-            if len(pending) >= window:
+        batches = cut_batches(items, lambda: sizer.next_size(self.free))
+        more = True
+        while more or pending:
+            while more and len(pending) < window:
+                w = self._roomiest(pending)
+                if w is None:
+                    break
+                batch = next(batches, None)
+                if batch is None:
+                    more = False
+                    break
+                self.load[w] += 1
+                pending.append((batch, w, self.workers[w].submit(_worker_run, op, batch)))
+            if not pending:
+                continue
+            if pending[0][2].done():
                 yield self._finish(sizer, *pending.popleft(), op)
-        while pending:
-            yield self._finish(sizer, *pending.popleft(), op)
+                continue
+            # wait for the oldest, or for any batch that frees a worker (short slices: signals still run)
+            waiting = [f for _, _, f in pending if not f.done()] if more and len(pending) < window else \
+                [pending[0][2]]
+            futures_wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
+
+    def _roomiest(self, pending: deque) -> int | None:
+        """The worker with the fewest unfinished batches, if it has room for one more (else None)."""
+        busy = [0] * len(self.workers)
+        for _, w, fut in pending:
+            if not fut.done():
+                busy[w] += 1
+        w = min(range(len(busy)), key=busy.__getitem__)
+        return w if busy[w] < QUEUED else None
 
     def _finish(self, sizer: BatchSizer, batch: list[Any], w: int, fut: Future, op: BatchOp) -> tuple[list, list]:
         try:

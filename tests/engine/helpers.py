@@ -58,7 +58,17 @@ def length_run(items, backend):
     return [len(x) for x in items]
 
 
+def slow_first_run(items, backend):
+    """Item 0 takes 2 s, every other 20 ms; each result names the process that ran it."""
+    import os
+    import time
+
+    time.sleep(sum(2.0 if x == 0 else 0.02 for x in items))
+    return [(x, os.getpid()) for x in items]
+
+
 LENGTH = BatchOp("len", length_run)
+SLOW_FIRST = BatchOp("slow first", slow_first_run)
 SQUARE = BatchOp("square", square_run)
 SIZED = BatchOp("sized", sized_run)
 OOM = BatchOp("oom", oom_at_8_and_16)

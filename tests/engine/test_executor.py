@@ -3,7 +3,7 @@ import pytest
 
 from gpubatch.engine import BatchExecutor, EngineSettings, ItemFailure, Selection
 
-from .helpers import FAILS, LENGTH, OOM, SIZED, SQUARE, WARMED
+from .helpers import FAILS, LENGTH, OOM, SIZED, SLOW_FIRST, SQUARE, WARMED
 
 CPU = Selection("numpy", reason="tests")
 RUNNERS = ["sync", "local", "processes", "dask"]
@@ -108,6 +108,16 @@ def test_multi_worker_equals_single_worker():
     with executor("sync") as ex:
         one = ex.run_all(SQUARE, range(300))
     assert many == one
+
+
+def test_a_long_batch_does_not_hold_the_other_workers():
+    """Worker processes take their next batch when they have room, not in turn: while one runs a long batch,
+    the other runs the short ones (results still in order)."""
+    with executor("processes", initial_size=1, max_size=1, dynamic_sizing=False) as ex:
+        out = ex.run_all(SLOW_FIRST, range(14))  # fewer than the batches a worker may finish ahead
+    assert [x for x, _ in out] == list(range(14))
+    slow = out[0][1]
+    assert sum(pid == slow for _, pid in out) <= 3  # the long one, and what was queued behind it
 
 
 def test_unknown_runner():
