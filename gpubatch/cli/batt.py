@@ -113,13 +113,11 @@ def register(app: typer.Typer) -> None:
                 else:  # one piece of tasks per worker (processes and dask)
                     res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=ex.runner.width)
                 summary = summarize(res, seconds, skipped, start)
-                doc = results_json(res, summary, meta)
                 if pairs is not None:
-                    from gpubatch.arc.arcdsl.battery import pairs_json, status_counts
+                    from gpubatch.arc.arcdsl.battery import battery_json
 
-                    doc["pairs"] = pairs_json(pairs)
-                    doc["summary"]["pairs"] = status_counts(pairs)
-                return res, summary, doc, stop_requested()
+                    return res, summary, battery_json(res, summary, meta, pairs), stop_requested()
+                return res, summary, results_json(res, summary, meta), stop_requested()
 
         res, summary, doc, interrupted = search()
         if submission:

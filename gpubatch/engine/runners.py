@@ -221,7 +221,7 @@ RUN_AHEAD = 8  # batches a worker may finish ahead of the oldest one still runni
 
 
 class ProcessRunner:
-    """One spawned process per worker; batches go to the least-loaded worker, results come back in order."""
+    """One spawned process per worker; a batch goes to a worker with room for it, results come back in order."""
 
     name = "processes"
     # its workers are other processes that read this host's files: a job may hand them paths, not contents
@@ -233,7 +233,6 @@ class ProcessRunner:
         self._initargs = [(selection, settings, i) for i in range(n)]
         self.workers = [worker_pool(1, _worker_init, args) for args in self._initargs]
         self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
-        self.load = [0] * n
         self.free: int | None = None
 
     @property
@@ -279,7 +278,6 @@ class ProcessRunner:
                 if batch is None:
                     more = False
                     break
-                self.load[w] += 1
                 pending.append((batch, w, self.workers[w].submit(_worker_run, op, batch)))
             if not pending:
                 continue
@@ -305,7 +303,6 @@ class ProcessRunner:
             results, stats, seconds, oom, free = wait_result(fut)
         except BrokenProcessPool:  # the worker died (killed, OOM): a fresh one re-runs the batch, else NumPy here
             results, stats, seconds, oom, free = self._rerun(op, batch, w)
-        self.load[w] -= 1
         self.stats.merge(stats)
         self.free = free
         if oom:

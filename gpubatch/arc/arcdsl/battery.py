@@ -1,5 +1,6 @@
-"""The arc-dsl battery through the engine: (solver, task) pairs as items, each batch run solver by solver with
-one line over every sample of the batch's tasks (`interp.run_solver`), each pair scored where it ran.
+"""The arc-dsl battery through the engine: (solver, task) pairs as items, each batch one plan over the samples
+of its tasks (`interp.run_many`: every line once for the samples that reach it, shared lines once for all the
+solvers that share them), each pair scored where it ran.
 
 `own`: every solver on the task its name names. `cross`: every solver on every task ("which solvers solve which
 tasks"). Per pair: solved (fits the demos and every known test output), fits (the demos only), wrong, error
@@ -13,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ...engine import Backend, BatchExecutor, BatchOp, ItemFailure
-from ..batt import Fit, TaskResult, attempts
+from ..batt import BattSummary, Fit, TaskResult, attempts, results_json
 from ..tasks import Task
 from .interp import SampleError, run_many
 from .solvers import Solver
@@ -122,7 +123,7 @@ def _inputs(task: Task) -> list:
 
 
 def task_results(tasks: list[Task], pairs: list[PairOutcome], solvers: dict[str, Solver],
-                 seconds: dict[str, float]) -> list[TaskResult]:
+                 per_task: float) -> list[TaskResult]:
     """Per task: the solvers that fit the demos (fewest lines first, then most agreeing), their test outputs as
     up to two attempts per test input, and whether they are right."""
     fitting: dict[str, list[PairOutcome]] = defaultdict(list)
@@ -140,8 +141,7 @@ def task_results(tasks: list[Task], pairs: list[PairOutcome], solvers: dict[str,
         fits.sort(key=lambda p: (len(solvers[p.solver].lines), -votes[repr(p.predictions)], p.solver))
         preds, correct = attempts(task, [p.predictions for p in fits])
         ranked = tuple(Fit(p.solver, len(solvers[p.solver].lines), votes[repr(p.predictions)]) for p in fits[:20])
-        results.append(TaskResult(task.id, ranked, preds, correct, 0, evals[task.id], seconds.get(task.id, 0.0),
-                                  None))
+        results.append(TaskResult(task.id, ranked, preds, correct, 0, evals[task.id], per_task, None))
     return results
 
 
@@ -164,13 +164,17 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
         outcomes.append(res)
     seconds = time.perf_counter() - t0
     per_task = seconds / max(1, len(tasks))
-    results = task_results(tasks, outcomes, {s.name: s for s in solvers}, {t.id: per_task for t in tasks})
+    results = task_results(tasks, outcomes, {s.name: s for s in solvers}, per_task)
     return results, outcomes, seconds, start
 
 
-def pairs_json(outcomes: list[PairOutcome]) -> list[dict]:
-    """The `--results` records of the pairs, each named `solver/task` (so that `gpubatch diff` names it)."""
-    return [{"id": f"{p.solver}/{p.task}", "status": p.status, "samples": list(p.samples)} for p in outcomes]
+def battery_json(results: list[TaskResult], summary: BattSummary, meta: dict, outcomes: list[PairOutcome]) -> dict:
+    """The `--results` document of a battery: run-batt's, plus `pairs` (each named `solver/task`, so that
+    `gpubatch diff` names it) and `summary.pairs` (how many pairs ended in each status)."""
+    doc = results_json(results, summary, meta)
+    doc["pairs"] = [{"id": f"{p.solver}/{p.task}", "status": p.status, "samples": list(p.samples)} for p in outcomes]
+    doc["summary"]["pairs"] = status_counts(outcomes)
+    return doc
 
 
 def status_counts(outcomes: list[PairOutcome]) -> dict[str, int]:

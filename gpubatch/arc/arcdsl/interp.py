@@ -45,7 +45,8 @@ def _key(ref: Ref, env: dict[str, int]) -> tuple:
         return ("e", env[ref.value])
     if ref.kind == "prim":
         return ("prim", ref.value)
-    return (ref.kind, type(ref.value).__name__, repr(ref.value))  # True and 1 are different constants
+    # the value travels in its key; type and repr keep True and 1 (or (True, 1) and (1, 1)) apart
+    return (ref.kind, type(ref.value).__name__, repr(ref.value), ref.value)
 
 
 def _plan(solvers: Sequence[Solver]) -> tuple[list[tuple], list[list[int]], list[int]]:
@@ -72,22 +73,13 @@ def _plan(solvers: Sequence[Solver]) -> tuple[list[tuple], list[list[int]], list
 def _arg(key: tuple, values: list[dict], k: int, prims: dict) -> Any:
     if key[0] == "e":
         return values[key[1]][k]
-    return prims[key[1]] if key[0] == "prim" else _CONSTS[(key[1], key[2])]
-
-
-_CONSTS: dict[tuple, Any] = {}
-
+    return prims[key[1]] if key[0] == "prim" else key[3]
 
 def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any]) -> list[list[Any]]:
     """Each job (a solver and the indexes of the grids it runs on): its output per grid, in the job's order, or a
     SampleError where one of its lines raised."""
     prims = _table()
     exprs, lines, results = _plan([s for s, _ in jobs])
-    for s, _ in jobs:
-        for line in s.lines:
-            for ref in (line.func, *line.args):
-                if ref.kind == "const":
-                    _CONSTS.setdefault((type(ref.value).__name__, repr(ref.value)), ref.value)
     need: list[set[int]] = [set() for _ in exprs]
     for (_, samples), mine in zip(jobs, lines):
         for e in mine:

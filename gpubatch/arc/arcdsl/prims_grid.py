@@ -5,7 +5,8 @@ drawing skips positions off the grid.
 """
 from __future__ import annotations
 
-from .prims_patch import _is_object, mostcolor, normalize, palette, shape, shift, toindices, ulcorner
+from .prims_patch import (_is_object, leftmost, lowermost, mostcolor, normalize, palette, rightmost, shape, shift,
+                          toindices, ulcorner, uppermost)
 
 
 def rot90(grid): return tuple(zip(*grid[::-1]))
@@ -20,23 +21,18 @@ def _mirror_patch(piece, where):
     return frozenset(where(i, j) for i, j in piece)
 
 
-def _bounds(piece):
-    locs = toindices(piece)
-    return (min(i for i, _ in locs), min(j for _, j in locs), max(i for i, _ in locs), max(j for _, j in locs))
-
-
 def hmirror(piece):
     if isinstance(piece, tuple):
         return piece[::-1]
-    top, _, bottom, _ = _bounds(piece)
-    return _mirror_patch(piece, lambda i, j: (top + bottom - i, j))
+    d = uppermost(piece) + lowermost(piece)
+    return _mirror_patch(piece, lambda i, j: (d - i, j))
 
 
 def vmirror(piece):
     if isinstance(piece, tuple):
         return tuple(row[::-1] for row in piece)
-    _, left, _, right = _bounds(piece)
-    return _mirror_patch(piece, lambda i, j: (i, left + right - j))
+    d = leftmost(piece) + rightmost(piece)
+    return _mirror_patch(piece, lambda i, j: (i, d - j))
 
 
 def dmirror(piece):
