@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from dataclasses import dataclass
 from importlib import resources
@@ -112,6 +113,8 @@ def find_project_config(start: Path) -> Path | None:
 def _expected(key: Key) -> str:
     if key.choices:
         return "one of " + ", ".join(key.choices)
+    if key.pattern_doc:
+        return key.pattern_doc
     text = key.type_name
     if key.min is not None and key.max is not None:
         text += f" from {key.min:g} to {key.max:g}"
@@ -134,6 +137,8 @@ def _check_value(key: Key, value: Any, source: str) -> Any:
             if not _is(item, key.item_type):
                 raise ConfigError(f"{key.name}.{name} = {item!r} ({source}): expected {key.item_doc}")
     if key.choices and value not in key.choices:
+        raise bad()
+    if key.pattern is not None and not re.fullmatch(key.pattern, value):
         raise bad()
     if key.min is not None and value < key.min or key.max is not None and value > key.max:
         raise bad()

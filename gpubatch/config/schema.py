@@ -21,6 +21,8 @@ class Key:
     choices: tuple[str, ...] | None = None
     item_type: Any = None  # element type of a list key; value type of a dict key (`[str]`: list of strings)
     item_doc: str = ""  # the value type of a dict key, in words
+    pattern: str | None = None  # a string key's values (a regular expression, whole value)
+    pattern_doc: str = ""  # the same, in words
 
     @property
     def type_name(self) -> str:
@@ -66,7 +68,9 @@ KEYS: tuple[Key, ...] = (
        "prepared ahead of the device.", min=1, max=1024),
     # cluster (the dask runner)
     _k("cluster.address", str, "", "Dask cluster: a scheduler (tcp://host:8786) or local:N (N worker processes "
-       "here, each pinned to one GPU on a GPU run); empty: no cluster."),
+       "here, each pinned to one GPU on a GPU run); empty: no cluster.",
+       pattern=r"|local(:\d+)?|([a-z][a-z0-9+.-]*://)?[^\s/]+:\d+",
+       pattern_doc="a scheduler address with its port (tcp://host:8786), local or local:N, or empty"),
     _k("cluster.workers", int, 0, "Workers of a `local` cluster without :N (0: one per GPU, else 2).", min=0,
        max=4096),
     _k("cluster.retries", int, 2, "Times a batch whose worker died is submitted again before it runs on NumPy "

@@ -100,9 +100,12 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
         from distributed import Client, LocalCluster
     except ImportError:
         raise ClusterUnavailable("--cluster needs Dask: pip install 'gpubatch[cluster]'") from None
-    if address.startswith("local"):
+    if address.partition(":")[0] == "local":  # not "localhost:8786", a scheduler
         gpus = visible_gpus() if selection.kind == "cupy" else []
-        n = int(address.partition(":")[2] or workers or len(gpus) or 2)
+        count = address.partition(":")[2]
+        if count and not count.isdigit():
+            raise ClusterUnavailable(f"cluster address {address!r}: expected local:N (N worker processes)")
+        n = int(count or workers or len(gpus) or 2)
         import dask
 
         # workers are spawned (Dask's default): forking them from this process saved about 1 s of CPU a worker
@@ -116,6 +119,9 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
         return Client(address, timeout=CONNECT_TIMEOUT), None
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except ValueError as exc:  # not an address at all ("x": no port)
+        raise ClusterUnavailable(f"cluster address {address!r} is not a scheduler address "
+                                 f"(tcp://host:8786 or local:N): {exc}") from None
 
 
 def visible_gpus() -> list[str]:

@@ -119,3 +119,17 @@ def test_section_and_settings(tmp_path):
     cfg = load(tmp_path)
     assert cfg.section("gpu.batch")["min_size"] == 1
     assert all(s.doc for s in cfg.settings())
+
+
+@pytest.mark.parametrize("address,ok", [("", True), ("local", True), ("local:4", True), ("tcp://host:8786", True),
+                                        ("localhost:8786", True), ("tls://10.0.0.1:8786", True), ("x", False),
+                                        ("local:two", False), ("tcp://host", False)])
+def test_cluster_address_is_checked_when_the_config_is_read(tmp_path, address, ok):
+    """A value Dask cannot use is a config error (exit 2) at load, as `config validate` says, not a crash later."""
+    path = tmp_path / "c.toml"
+    path.write_text(f'[cluster]\naddress = "{address}"\n')
+    if ok:
+        assert GPUConfigManager.load(str(path), env={}, discover=False).get("cluster.address") == address
+    else:
+        with pytest.raises(ConfigError, match="scheduler address with its port"):
+            GPUConfigManager.load(str(path), env={}, discover=False)
