@@ -2,6 +2,7 @@
 through the engine, filter findings (select/ignore, per-file ignores, noqa) and summarise."""
 from __future__ import annotations
 
+import base64
 import fnmatch
 import functools
 import hashlib
@@ -9,7 +10,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..engine import BatchExecutor, BatchOp
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
@@ -18,7 +19,7 @@ from .parse import CacheTally, parsed
 from .tensorize import FileTensors
 
 SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
-            "GB202": "error", "E722": "warning", "B006": "warning", "B008": "warning", "E711": "warning",
+            "GB202": "error", "GB301": "warning", "E722": "warning", "B006": "warning", "B008": "warning", "E711": "warning",
             "E712": "warning", "C901": "warning", "GB101": "info", "GB102": "info", "GB103": "info"}
 RULES = {
     "E999": ("syntax-error", "The file does not parse."),
@@ -36,6 +37,8 @@ RULES = {
     "GB103": ("too-many-parameters", "More parameters than analyze.max_params."),
     "GB201": ("banned-call", "A call listed in analyze.rules.banned_calls."),
     "GB202": ("banned-import", "An import listed in analyze.rules.banned_imports."),
+    "GB301": ("duplicate-code", "A stretch of code copied elsewhere (verbatim, renamed or with small edits); "
+              "under --duplicates."),
 }
 LEVELS = {"info": 1, "warning": 2, "error": 3, "never": 99}
 
@@ -50,6 +53,7 @@ class Finding:
     severity: str
     end_line: int = 0
     end_col: int = 0
+    related: tuple[tuple[str, int, int], ...] = ()  # other places of the finding (GB301: the other copies)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class FileReport:
     nodes: int
     error: str | None = None
     cached: bool = False
+    features: Any = field(default=None, compare=False, repr=False)  # clone features under --duplicates
 
 
 @dataclass
@@ -68,6 +73,7 @@ class AnalyzeResult:
     files: list[FileReport] = field(default_factory=list)
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)  # what the run could not do (cache), said once each
+    duplicates: list = field(default_factory=list)  # clone groups (clones.groups.CloneGroup) under --duplicates
 
     @property
     def findings(self) -> list[Finding]:
@@ -81,6 +87,7 @@ class Policy:
     ignore: tuple[str, ...] = ()
     severity: tuple[tuple[str, str], ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    duplicates: Any = None  # clones.search.CloneSettings when duplicate code is searched for
 
     def enabled(self, code: str, path: str) -> bool:
         if self.select and not any(code.startswith(s) for s in self.select):
@@ -144,14 +151,22 @@ def _analyze_batch(payload: tuple, backend, policy: Policy, cache_dir: str | Non
 
 
 def _to_dict(rep: FileReport) -> dict:
-    return {"findings": [[f.line, f.col, f.code, f.message, f.severity, f.end_line, f.end_col] for f in rep.findings],
-            "blocks": [[b.kind, b.name, b.line, b.col, b.end_line, b.complexity, b.params, b.nesting]
-                       for b in rep.blocks], "raw": rep.raw, "nodes": rep.nodes}
+    out = {"findings": [[f.line, f.col, f.code, f.message, f.severity, f.end_line, f.end_col] for f in rep.findings],
+           "blocks": [[b.kind, b.name, b.line, b.col, b.end_line, b.complexity, b.params, b.nesting]
+                      for b in rep.blocks], "raw": rep.raw, "nodes": rep.nodes}
+    if rep.features is not None:
+        out["features"] = base64.b64encode(rep.features.to_bytes()).decode("ascii")
+    return out
 
 
 def _from_dict(path: str, d: dict) -> FileReport:
+    features = None
+    if "features" in d:
+        from .clones.features import Features
+
+        features = Features.from_bytes(base64.b64decode(d["features"]))
     return FileReport(path, tuple(Finding(path, *f) for f in d["findings"]),
-                      tuple(Block(*b) for b in d["blocks"]), d["raw"], d["nodes"], None, True)
+                      tuple(Block(*b) for b in d["blocks"]), d["raw"], d["nodes"], None, True, features)
 
 
 def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Policy) -> list[FileReport]:
@@ -188,6 +203,13 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
                 if value > limit:
                     per_file[f].append(_block_finding(ft, code, blk, value, limit, policy))
         offset += len(ft.blocks)
+    features = [None] * len(good)
+    if policy.duplicates is not None:
+        from .clones.features import batch_features
+
+        features = batch_features(nodes_h, len(good), policy.duplicates.ignore_docstrings,
+                                  policy.duplicates.ignore_imports,
+                                  [[ln for ln in ft.noqa if not noqa_allows(ft.noqa, ln, "GB301")] for ft in good])
     out, gi = [], 0
     for ft in files:
         if ft.error is not None:
@@ -196,7 +218,8 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
             out.append(FileReport(ft.path, tuple(fnd), (), {}, 0, msg))
             continue
         keep = tuple(sorted((x for x in per_file[gi] if _kept(x, ft, policy)), key=lambda x: (x.line, x.col, x.code)))
-        out.append(FileReport(ft.path, keep, tuple(blocks_of[gi]), ft.raw, len(ft.nodes["kind"]), None, ft.cached))
+        out.append(FileReport(ft.path, keep, tuple(blocks_of[gi]), ft.raw, len(ft.nodes["kind"]), None, ft.cached,
+                              features[gi]))
         gi += 1
     return out
 
@@ -221,10 +244,13 @@ def _block_finding(ft, code, blk: Block, value: int, limit: int, policy: Policy)
 
 
 def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
-    if not policy.enabled(f.code, f.path):
-        return False
-    codes = ft.noqa.get(f.line)
-    return codes is None or (codes and not any(f.code.startswith(c) for c in codes))
+    return policy.enabled(f.code, f.path) and noqa_allows(ft.noqa, f.line, f.code)
+
+
+def noqa_allows(noqa: dict, line: int, code: str) -> bool:
+    """Whether the file's `noqa` comments let a finding of `code` at `line` through."""
+    codes = noqa.get(line)
+    return codes is None or bool(codes and not any(code.startswith(c) for c in codes))
 
 
 def _work_estimate(paths) -> float | None:
@@ -277,5 +303,9 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
         res.files = executor.run_all(op, stream, label="files", work=_work_estimate(paths))
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)
+    if policy.duplicates is not None:
+        from .duplicates import add_duplicates
+
+        add_duplicates(res, executor, policy)
     res.seconds = time.perf_counter() - t0
     return res

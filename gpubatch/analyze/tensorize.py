@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import errno
+import functools
 import gc
 import hashlib
 import io
@@ -28,12 +29,16 @@ KINDS = sorted(c.__name__ for c in (*ast.AST.__subclasses__(), *[s for b in ast.
                                                                    for s in b.__subclasses__()]))
 KIND = {name: i for i, name in enumerate(dict.fromkeys(KINDS))}
 COLUMNS = ("kind", "parent", "line", "col", "end_line", "end_col", "owner", "dead", "a", "b", "role", "flags",
-           "nest", "qname")
-F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ = 1, 2, 4, 8
+           "nest", "qname", "val")
+F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ, F_STR = 1, 2, 4, 8, 16
+# `val`: what tells two nodes of one kind apart in the source. Operators (a BinOp's op, a Compare's ops...)
+# are small numbers below OP_VALUES (clone detection keeps them when it forgets names); names, attributes
+# and constants are 62-bit hashes of their text at or above it.
+OP_VALUES = 1 << 16
 # a def's default value, a node inside a default, a def's arguments, a lambda's arguments and default values
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
-VERSION = "9"
+VERSION = "10"
 
 
 def qhash(name: str) -> int:
@@ -69,8 +74,12 @@ class FileTensors:
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPOUND_T = frozenset(_COMPOUND)
+_NAMED = {ast.Attribute: "attr", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name", ast.ClassDef: "name",
+          ast.arg: "arg", ast.keyword: "arg", ast.alias: "name"}
+_OPERATED = {ast.BinOp: "op", ast.UnaryOp: "op", ast.BoolOp: "op", ast.AugAssign: "op"}
 _SPECIAL = frozenset({ast.Try, ast.BoolOp, ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.Match,
-                      ast.ExceptHandler, ast.Constant, ast.Compare, ast.Call, ast.Import, ast.ImportFrom}
+                      ast.ExceptHandler, ast.Constant, ast.Compare, ast.Call, ast.Import, ast.ImportFrom,
+                      *_NAMED, *_OPERATED}
                      | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
 # Contexts (Load/Store/Del) and operator tokens carry no metric or rule: not flattened (a third of all nodes).
 # Fields that never hold a node are not visited at all.
@@ -80,6 +89,8 @@ _POS, _SPECIAL_T, _DEF_T, _CONTEXT_T = 1, 2, 4, 8
 _NAME, _CONST = ast.Name, ast.Constant
 _NAME_KIND, _CONST_KIND = KIND["Name"], KIND["Constant"]
 _INFO: dict[type, tuple[int, tuple[str, ...], int]] = {}
+_OP = {t: i + 1 for i, t in enumerate(sorted((s for b in (ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+                                              for s in b.__subclasses__()), key=lambda t: t.__name__))}
 
 
 def _type_info(t: type) -> tuple[int, tuple[str, ...], int]:
@@ -100,8 +111,16 @@ class _Flatten:
         self.blocks: list[list] = []
         self.aliases: dict[str, str] = {}
         self.calls: list[tuple[int, str]] = []  # resolved through the file's imports once the walk is done
+        self.values: dict = {}  # a name's or constant's text -> its number here (hashed once the walk is done)
 
     def _special(self, node: ast.AST, t: type, row: list[int]) -> None:
+        if t in _NAMED:
+            row[14] = self.values.setdefault(getattr(node, _NAMED[t]), len(self.values)) + OP_VALUES
+            return
+        elif t in _OPERATED:
+            row[14] = _OP[type(node.op)]
+            if t is not ast.BoolOp:
+                return
         if t is ast.Try or t.__name__ == "TryStar":
             row[8], row[9] = len(node.handlers), int(bool(node.orelse))
         elif t is ast.BoolOp:
@@ -117,9 +136,12 @@ class _Flatten:
             if node.type is None and not _reraises(node):
                 row[11] |= F_BARE_EXCEPT  # like ruff: a bare except that re-raises is fine
         elif t is ast.Constant:
-            row[11] |= F_NONE if node.value is None else F_BOOL if isinstance(node.value, bool) else 0
+            v = node.value
+            row[11] |= F_NONE if v is None else F_BOOL if isinstance(v, bool) else F_STR if type(v) is str else 0
+            row[14] = self.values.setdefault((type(v), v), len(self.values)) + OP_VALUES
         elif t is ast.Compare:
             row[11] |= F_EQ if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops) else 0
+            row[14] = functools.reduce(lambda acc, op: (acc * 37 + _OP[type(op)]) % (OP_VALUES - 1) + 1, node.ops, 0)
         elif t is ast.Call:
             name = _dotted(node.func)
             if name:
@@ -142,9 +164,9 @@ class _Flatten:
         me = len(rows)
         if what & _POS:
             row = [kind, parent, node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0,
-                   owner, dead, 0, 0, role, 0, nest, 0]
+                   owner, dead, 0, 0, role, 0, nest, 0, 0]
         else:
-            row = [kind, parent, 0, 0, 0, 0, owner, dead, 0, 0, role, 0, nest, 0]
+            row = [kind, parent, 0, 0, 0, 0, owner, dead, 0, 0, role, 0, nest, 0, 0]
         rows.append(row)
         if what & _SPECIAL_T:
             self._special(node, t, row)
@@ -155,18 +177,22 @@ class _Flatten:
             self._walk_children(node, t, fields, me, owner, dead, role, nest)
             return
         walk = self.walk  # the common case: children inherit everything
+        number = self.values.setdefault
         for field_name in fields:
             value = getattr(node, field_name, None)
             for child in value if type(value) is list else (value,):
                 ct = type(child)
                 if ct is _NAME:  # leaves (half of all nodes) are written here, without a call
                     rows.append([_NAME_KIND, me, child.lineno, child.col_offset, child.end_lineno or 0,
-                                 child.end_col_offset or 0, owner, dead, 0, 0, 0, 0, nest, 0])
+                                 child.end_col_offset or 0, owner, dead, 0, 0, 0, 0, nest, 0,
+                                 number(child.id, len(self.values)) + OP_VALUES])
                 elif ct is _CONST:
                     v = child.value
                     rows.append([_CONST_KIND, me, child.lineno, child.col_offset, child.end_lineno or 0,
                                  child.end_col_offset or 0, owner, dead, 0, 0, 0,
-                                 F_NONE if v is None else F_BOOL if v is True or v is False else 0, nest, 0])
+                                 F_NONE if v is None else F_BOOL if v is True or v is False
+                                 else F_STR if type(v) is str else 0, nest, 0,
+                                 number((type(v), v), len(self.values)) + OP_VALUES])
                 elif isinstance(child, ast.AST):
                     walk(child, me, owner, dead, 0, nest)
 
@@ -207,6 +233,19 @@ class _Flatten:
         for row, name in self.calls:
             head, _, rest = name.partition(".")
             self.rows[row][13] = qhash(self.aliases.get(head, head) + ("." + rest if rest else ""))
+
+    def value_hashes(self) -> np.ndarray:
+        """The 62-bit hash (at least OP_VALUES) of each numbered name or constant, in number order: the same
+        text gets the same value in every file and process."""
+        out = np.empty(len(self.values), np.int64)
+        for key, i in self.values.items():
+            try:
+                text = (key if type(key) is str else f"{key[0].__name__}:{key[1]!r}" if type(key) is tuple
+                        else repr(key))  # None: a `**kwargs` keyword
+            except ValueError:  # an int too long for repr (sys.set_int_max_str_digits)
+                text = f"{key[0].__name__}:{key[1].bit_length()}"
+            out[i] = (qhash(text) & ((1 << 61) - 1)) | (1 << 61)
+        return out
 
 
 def _reraises(handler: ast.ExceptHandler) -> bool:
@@ -315,6 +354,8 @@ def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     finally:
         sys.setrecursionlimit(limit)
     arr = np.asarray(flat.rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+    numbered = arr[:, 14] >= OP_VALUES
+    arr[numbered, 14] = flat.value_hashes()[arr[numbered, 14] - OP_VALUES]
     ft.table = arr
     ft.nodes = {c: arr[:, k] for k, c in enumerate(COLUMNS)}
     ft.blocks = flat.blocks

@@ -37,6 +37,8 @@ def register(app: typer.Typer) -> None:
                                                               "(PATH is then -), for editors and hooks.")] = None,
         diff: Annotated[Optional[str], typer.Option("--diff", metavar="REF", help="Only files changed against "
                                                     "this git ref, and untracked ones.")] = None,
+        duplicates: Annotated[Optional[bool], typer.Option("--duplicates/--no-duplicates", help="Search for "
+                                                           "duplicate code across all PATHs (GB301).")] = None,
         baseline: Annotated[Optional[Path], typer.Option(help="Findings to accept: written with the current "
                                                          "findings when the file does not exist; when it does, "
                                                          "only findings not in it are reported.")] = None,
@@ -71,7 +73,9 @@ def register(app: typer.Typer) -> None:
             split(select) if select else tuple(cfg.get("analyze.select")),
             split(ignore) if ignore else tuple(cfg.get("analyze.ignore")),
             tuple(cfg.get("analyze.severity").items()),
-            tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()))
+            tuple((g, tuple(c)) for g, c in cfg.get("analyze.per_file_ignores").items()),
+            _clone_settings(cfg) if (cfg.get("analyze.duplicates.enabled") if duplicates is None else duplicates)
+            else None)
         for line in unknown_codes(policy, RULES):
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         names: dict[str, str] = {}
@@ -103,6 +107,15 @@ def register(app: typer.Typer) -> None:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
         return 1 if worst >= LEVELS[level] else 0
+
+
+def _clone_settings(cfg):
+    """`analyze.duplicates.*` as the clone search's settings."""
+    from gpubatch.analyze.clones.search import CloneSettings
+
+    return CloneSettings(**{k: cfg.get(f"analyze.duplicates.{k}") for k in (
+        "min_lines", "min_nodes", "min_nodes_renamed", "min_similarity", "max_gap", "ignore_docstrings",
+        "ignore_imports")})
 
 
 def _from_stdin(name: str) -> tuple[list[Path], dict[str, str]]:
@@ -179,6 +192,11 @@ def render_summary(run: RunContext, result) -> None:
         t.add_row(f"[dim]{sev}[/]", f"[dim]{n}[/]")
     if s["findings"]:
         run.err.print(t)
+    dup = s["duplicates"]
+    if dup["groups"]:
+        kinds = ", ".join(f"{n} {k}" for k, n in dup["by_kind"].items())
+        run.err.print(f"duplicates: {dup['groups']} groups ({kinds}), {dup['copies']} copies, "
+                      f"{dup['duplicated_lines']:,} duplicated lines", highlight=False)
     for title, rows in (("most complex", [f"{m['path']}:{m['line']} {m['name']} ({m['complexity']})"
                                           for m in s["most_complex"][:5]]),
                         ("most findings", [f"{m['path']} ({m['findings']})" for m in s["most_findings"][:5]])):

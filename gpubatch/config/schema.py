@@ -103,6 +103,20 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.rules.banned_calls", list, [], "Fully qualified calls to report (GB201), e.g. os.system.",
        item_type=str),
     _k("analyze.rules.banned_imports", list, [], "Modules whose import is reported (GB202).", item_type=str),
+    _k("analyze.duplicates.enabled", bool, False, "Search for duplicate code (GB301), as --duplicates does."),
+    _k("analyze.duplicates.min_lines", int, 4, "Shortest copy reported, in lines (on both sides).", min=1,
+       max=100_000),
+    _k("analyze.duplicates.min_nodes", int, 16, "Shortest copy reported, in syntax nodes (names, calls, "
+       "operators...): verbatim copies and near-misses.", min=4, max=100_000),
+    _k("analyze.duplicates.min_nodes_renamed", int, 40, "Shortest copy with renamed names or changed constants "
+       "reported, in syntax nodes.", min=4, max=100_000),
+    _k("analyze.duplicates.min_similarity", float, 0.8, "Near-miss copies: least share of the longer side that "
+       "must match.", min=0.0, max=1.0),
+    _k("analyze.duplicates.max_gap", int, 12, "Near-miss copies: most syntax nodes inserted, deleted or changed "
+       "between two matching stretches (0: no near-misses).", min=0, max=100_000),
+    _k("analyze.duplicates.ignore_docstrings", bool, True, "Leave docstrings (and other lone string statements) "
+       "out of the comparison."),
+    _k("analyze.duplicates.ignore_imports", bool, True, "Leave import statements out of the comparison."),
     # run-batt
     _k("batt.dataset", str, "arc1-train", "Task source: arc1-train, arc1-eval, arc2-train, arc2-eval, or a path."),
     _k("batt.tasks", int, 0, "Number of tasks to load, first in a stable order (0: all).", min=0, max=1_000_000),

@@ -476,3 +476,67 @@ def test_cluster_retries(tmp_path, dask_cluster):
     with BatchExecutor(settings, Selection("numpy")) as ex:
         ex.run_all(BatchOp("dies", _dies_on_7), range(8))
     assert ex.stats.for_op("dies", "cpu").worker_restarts == 1  # no second try on the cluster
+
+
+# -- analyze.duplicates ----------------------------------------------------------------------------------
+_COPY = ('def load(path, mode="r"):\n    """Read."""\n    import os\n    with open(path, mode) as fh:\n'
+         '        data = fh.read()\n    if not data:\n        raise ValueError("empty: " + path)\n'
+         '    lines = [x.strip() for x in data.splitlines() if x.strip()]\n'
+         '    return {"lines": lines, "count": len(lines)}\n')
+
+
+def _groups(tmp_path, files, **keys) -> list:
+    keys.setdefault("analyze__duplicates__enabled", True)
+    return analyze(tmp_path, files, **keys)[1].get("duplicates", [])
+
+
+def test_analyze_duplicates_enabled(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY}
+    assert _groups(tmp_path, files, analyze__duplicates__enabled=False) == []
+    assert len(_groups(tmp_path, files)) == 1
+
+
+def test_analyze_duplicates_min_lines(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY}
+    assert len(_groups(tmp_path, files, analyze__duplicates__min_lines=8)) == 1
+    assert _groups(tmp_path, files, analyze__duplicates__min_lines=12) == []
+
+
+def test_analyze_duplicates_min_nodes(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY}
+    assert len(_groups(tmp_path, files, analyze__duplicates__min_nodes=30)) == 1
+    assert _groups(tmp_path, files, analyze__duplicates__min_nodes=80) == []
+
+
+def test_analyze_duplicates_min_nodes_renamed(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY.replace("data", "text").replace("lines", "rows")}
+    assert _groups(tmp_path, files, analyze__duplicates__min_nodes_renamed=80,
+                   analyze__duplicates__min_nodes=80) == []
+    assert [g["kind"] for g in _groups(tmp_path, files, analyze__duplicates__min_nodes_renamed=20,
+                                       analyze__duplicates__min_nodes=80)] == ["renamed"]
+
+
+def test_analyze_duplicates_min_similarity(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY.replace("    lines = [", "    print(path)\n    lines = [")}
+    assert [g["kind"] for g in _groups(tmp_path, files, analyze__duplicates__min_similarity=0.8)] == ["near-miss"]
+    assert "near-miss" not in [g["kind"] for g in _groups(tmp_path, files, analyze__duplicates__min_similarity=1.0)]
+
+
+def test_analyze_duplicates_max_gap(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY.replace("    lines = [", "    print(path)\n    lines = [")}
+    assert [g["kind"] for g in _groups(tmp_path, files, analyze__duplicates__max_gap=12)] == ["near-miss"]
+    assert "near-miss" not in [g["kind"] for g in _groups(tmp_path, files, analyze__duplicates__max_gap=0)]
+
+
+def test_analyze_duplicates_ignore_docstrings(tmp_path):
+    doc = '"""' + "\n".join(f"line {i} of a long text" for i in range(20)) + '\n"""\nx = 1\n'
+    files = {"a.py": doc, "b.py": doc.replace("x = 1", "y = [2]")}
+    assert _groups(tmp_path, files) == []
+    assert len(_groups(tmp_path, files, analyze__duplicates__ignore_docstrings=False)) == 1
+
+
+def test_analyze_duplicates_ignore_imports(tmp_path):
+    imports = "".join(f"import mod{i}\n" for i in range(12))
+    files = {"a.py": imports, "b.py": imports + "x = 1\n"}
+    assert _groups(tmp_path, files) == []
+    assert len(_groups(tmp_path, files, analyze__duplicates__ignore_imports=False)) == 1

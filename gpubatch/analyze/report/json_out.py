@@ -1,5 +1,5 @@
 """Machine-readable results: summary, per-file metrics and blocks, and every finding (the outcomes), then
-`timings` (seconds, cached files): two runs of the same tree agree on everything but `timings`, which
+`duplicates` (clone groups, under --duplicates), then `timings` (seconds, cached files): two runs of the same tree agree on everything but `timings`, which
 `gpubatch diff` leaves out."""
 import json
 from dataclasses import asdict
@@ -12,5 +12,7 @@ def render(result, root=None) -> str:
               "blocks": [asdict(b) for b in r.blocks]} for r in result.files]
     outcomes = summary(result)
     timings = {"seconds": outcomes.pop("seconds"), "cached_files": outcomes.pop("cached_files")}
-    return json.dumps({"summary": outcomes, "files": files, "findings": [asdict(f) for f in result.findings],
-                       "timings": timings}, indent=1) + "\n"
+    doc = {"summary": outcomes, "files": files, "findings": [asdict(f) for f in result.findings]}
+    if result.duplicates:
+        doc["duplicates"] = [asdict(g) | {"kind": g.kind_name} for g in result.duplicates]
+    return json.dumps(doc | {"timings": timings}, indent=1) + "\n"

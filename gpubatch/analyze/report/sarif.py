@@ -57,6 +57,12 @@ def render(result, root=None) -> str:
                             "artifactLocation": _location(f.path, root),
                             "region": region}}],
                         "partialFingerprints": {"primaryLocationLineHash": line_hash}})
+        if f.related:
+            results[-1]["relatedLocations"] = [
+                {"id": i + 1, "physicalLocation": {"artifactLocation": _location(path, root),
+                                                   "region": {"startLine": max(1, line), "endLine": max(1, end)}},
+                 "message": {"text": f"copy {i + 2} of {len(f.related) + 1}"}}
+                for i, (path, line, end) in enumerate(f.related)]
     run = {"tool": {"driver": {"name": "gpubatch", "version": __version__, "semanticVersion": __version__,
                                "informationUri": "https://pypi.org/project/gpubatch/", "rules": rules}},
            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + quote(os.fsencode(root.as_posix())) + "/"}},

@@ -13,4 +13,12 @@ def summary(result) -> dict:
             "by_severity": dict(Counter(f.severity for f in findings)),
             "most_complex": [{"path": p, "name": b.name, "line": b.line, "complexity": b.complexity} for p, b in top],
             "most_findings": [{"path": p, "findings": n} for p, n in per_file.most_common(10)],
+            "duplicates": duplicates_summary(getattr(result, "duplicates", [])),
             "cached_files": sum(1 for r in result.files if r.cached), "seconds": round(result.seconds, 3)}
+
+
+def duplicates_summary(groups) -> dict:
+    """Clone groups by kind, their copies, and the lines the copies (beyond each group's first) repeat."""
+    return {"groups": len(groups), "by_kind": dict(sorted(Counter(g.kind_name for g in groups).items())),
+            "copies": sum(len(g.members) for g in groups),
+            "duplicated_lines": sum(m.end_line - m.line + 1 for g in groups for m in g.members[1:])}

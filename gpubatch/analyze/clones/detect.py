@@ -1,0 +1,161 @@
+"""Clone search over every file at once, written against `xp` (NumPy or CuPy): no loop over files or pairs.
+
+1. Every window of `min_nodes` consecutive nodes of a file gets a position-free polynomial hash of its shape
+   keys (prefix sums in wrapping uint64 arithmetic: a few array passes for all windows of all files).
+2. A stable sort joins equal hashes; each window is paired with the first window of its hash (a star, so a
+   piece copied n times costs n - 1 pairs, not n^2).
+3. Pairs on one diagonal (same offset between the two positions) with consecutive positions are one
+   segment: a maximal copy. Its nodes are compared key by key: shapes must be equal (a hash collision is
+   dropped), exact keys tell a verbatim copy (type 1) from a renamed one (type 2).
+4. Segments of the same two places separated by small gaps in both (an inserted, deleted or changed
+   statement) are chained into one near-miss clone (type 3) when the matched share of the longer side stays
+   at least `min_similarity`.
+Groups (`groups.py`) gather the segments that copy the same original.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_P = 0x9E3779B97F4A7C15  # odd: invertible modulo 2**64
+_P_INV = pow(_P, -1, 1 << 64)
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Matched stretches, host arrays of one row per segment: copy `b` (later) of original `a` (first seen);
+    node ranges are global [start, end) indices into the concatenated features."""
+
+    b0: np.ndarray
+    b1: np.ndarray
+    a0: np.ndarray
+    a1: np.ndarray
+    matched: np.ndarray  # nodes matched (b1 - b0 for a plain segment; less for a chained one)
+    renamed: np.ndarray  # nodes whose names or constants differ
+    gaps: np.ndarray  # segments chained into this one, minus one (0: no gap)
+
+    def __len__(self) -> int:
+        return len(self.b0)
+
+
+def _stable_argsort(xp, a):
+    return xp.argsort(a, kind="stable") if xp is np else xp.argsort(a)
+
+
+def window_hashes(xp, shape, starts, ends, width: int):
+    """(positions, hashes) of every window of `width` nodes that lies inside one file."""
+    n = len(shape)
+    pw = xp.cumprod(xp.full(n, _P, dtype=xp.uint64))  # P^(i+1), wrapping
+    ipw = xp.cumprod(xp.full(n, _P_INV, dtype=xp.uint64))
+    prefix = xp.zeros(n + 1, dtype=xp.uint64)
+    prefix[1:] = xp.cumsum(shape * pw, dtype=xp.uint64)
+    lengths = ends - starts
+    ok = lengths >= width
+    counts = xp.where(ok, lengths - width + 1, 0)
+    total = int(counts.sum())
+    if total == 0:
+        return xp.zeros(0, xp.int64), xp.zeros(0, xp.uint64)
+    owner = xp.repeat(xp.arange(len(starts)), counts)
+    first = xp.cumsum(counts) - counts
+    pos = starts[owner] + (xp.arange(total) - first[owner])
+    h = (prefix[pos + width] - prefix[pos]) * ipw[pos]
+    return pos, h
+
+
+def star_pairs(xp, pos, h, file_of, width: int, periodic: bool = False):
+    """(copy, original) window positions: each window with the first window of equal hash, overlapping
+    windows of one file left out (a run of alike statements is not a copy of itself). With `periodic`, a
+    window equal to one less than `width` nodes before or after it in its file is left out altogether: by
+    shape alone, every stretch of alike statements (a table, a list of asserts) would match every other."""
+    order = _stable_argsort(xp, h)
+    hs, ps = h[order], pos[order]
+    head = xp.ones(len(hs), dtype=bool)
+    head[1:] = hs[1:] != hs[:-1]
+    if periodic and len(hs) > 1:
+        near = ~head[1:] & (file_of[ps[1:]] == file_of[ps[:-1]]) & (ps[1:] - ps[:-1] < width)
+        drop = xp.zeros(len(hs), dtype=bool)
+        drop[1:] |= near
+        drop[:-1] |= near
+        hs, ps = hs[~drop], ps[~drop]
+        head = xp.ones(len(hs), dtype=bool)
+        head[1:] = hs[1:] != hs[:-1]
+    group = xp.cumsum(head) - 1
+    rep = ps[xp.flatnonzero(head)][group]
+    keep = ~head & ((file_of[ps] != file_of[rep]) | (ps - rep >= width))
+    return ps[keep], rep[keep]
+
+
+def runs(xp, b, a, width: int):
+    """Maximal segments from window pairs: consecutive copies on one diagonal. Returns node ranges
+    (b0, b1, a0, a1), end exclusive."""
+    if len(b) == 0:
+        z = xp.zeros(0, xp.int64)
+        return z, z, z, z
+    d = b - a
+    order = xp.lexsort(xp.stack([b, d]))
+    b, d = b[order], d[order]
+    start = xp.ones(len(b), dtype=bool)
+    start[1:] = (d[1:] != d[:-1]) | (b[1:] != b[:-1] + 1)
+    first = xp.flatnonzero(start)
+    last = xp.concatenate([first[1:] - 1, xp.asarray([len(b) - 1])])
+    b0, b1 = b[first], b[last] + width
+    return b0, b1, b0 - d[first], b1 - d[first]
+
+
+def verify(xp, shape, exact, b0, b1, a0):
+    """Per segment: (all shapes equal, nodes whose exact keys differ), compared node by node for all segments
+    at once."""
+    lengths = b1 - b0
+    total = int(lengths.sum()) if len(lengths) else 0
+    if total == 0:
+        return xp.ones(len(b0), dtype=bool), xp.zeros(len(b0), xp.int64)
+    seg = xp.repeat(xp.arange(len(b0)), lengths)
+    off = xp.arange(total) - (xp.cumsum(lengths) - lengths)[seg]
+    ib, ia = b0[seg] + off, a0[seg] + off
+    bad = xp.bincount(seg, weights=(shape[ib] != shape[ia]).astype(xp.float64), minlength=len(b0))
+    renamed = xp.bincount(seg, weights=(exact[ib] != exact[ia]).astype(xp.float64), minlength=len(b0))
+    return bad == 0, renamed.astype(xp.int64)
+
+
+def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float, width: int) -> Segments:
+    """Chain segments of the same two places that follow each other with gaps of at most `max_gap` nodes in
+    both (host arrays, one sort; pieces may overlap by up to a window where the alignment is ambiguous).
+    Pieces of one diagonal (a window in the middle also matched elsewhere first) join back into one copy; a
+    chain across diagonals (an insertion, deletion or change on at least one side) is a near-miss, kept only
+    when it matches at least `min_similarity` of its longer side (else it stays in pieces)."""
+    plain = Segments(b0, b1, a0, a1, b1 - b0, renamed, np.zeros(len(b0), np.int64))
+    if len(b0) < 2:
+        return plain
+    order = np.lexsort((b0, fa, fb))
+    b0, b1, a0, a1, renamed, fb, fa = (x[order] for x in (b0, b1, a0, a1, renamed, fb, fa))
+    gap_b, gap_a = b0[1:] - b1[:-1], a0[1:] - a1[:-1]
+    same_diag = gap_b == gap_a
+    joins = (fb[1:] == fb[:-1]) & (fa[1:] == fa[:-1]) & (gap_b >= -width) & (gap_a >= -width) \
+        & (gap_b <= max_gap) & (gap_a <= max_gap) & (same_diag | (np.maximum(gap_a, gap_b) > 0))
+    cid = np.concatenate([[0], np.cumsum(~joins)])
+    first = np.flatnonzero(np.concatenate([[True], ~joins]))
+    last = np.concatenate([first[1:] - 1, [len(b0) - 1]])
+    span = np.maximum(b1[last] - b0[first], a1[last] - a0[first])
+    # nodes matched: the union of each side's pieces (pieces of one diagonal may overlap)
+    covered = np.clip(np.concatenate([[0], b1[1:] - np.maximum(b0[1:], b1[:-1])]), 0, b1 - b0)
+    covered[first] = (b1 - b0)[first]
+    matched = np.minimum(np.bincount(cid, weights=covered).astype(np.int64), span)
+    bends = np.bincount(cid, weights=np.concatenate([[0], (joins & ~same_diag).astype(np.int64)])).astype(np.int64)
+    good = (matched >= min_similarity * span) | (bends == 0)
+    pieces = ~good[cid]  # segments of chains that stay apart
+    return Segments(np.concatenate([b0[first][good], b0[pieces]]), np.concatenate([b1[last][good], b1[pieces]]),
+                    np.concatenate([a0[first][good], a0[pieces]]), np.concatenate([a1[last][good], a1[pieces]]),
+                    np.concatenate([matched[good], (b1 - b0)[pieces]]),
+                    np.concatenate([np.bincount(cid, weights=renamed).astype(np.int64)[good], renamed[pieces]]),
+                    np.concatenate([bends[good], np.zeros(int(pieces.sum()), np.int64)]))
+
+
+def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host, periodic: bool = False):
+    """Steps 1-3 over device arrays on one key (exact or shape); the segments come back to the host as
+    (b0, b1, a0, a1, renamed)."""
+    pos, h = window_hashes(xp, key, starts, ends, width)
+    b, a = star_pairs(xp, pos, h, file_of, width, periodic)
+    b0, b1, a0, a1 = runs(xp, b, a, width)
+    same, renamed = verify(xp, shape, exact, b0, b1, a0)
+    return tuple(host(x[same]) for x in (b0, b1, a0, a1, renamed))

@@ -1,0 +1,92 @@
+"""What clone detection sees of a file: its syntax nodes in source order, each as two keys.
+
+`shape` forgets names and literals but keeps node kinds and operators (equal shapes: a type-2 clone, copied
+and renamed); `exact` keeps them too (equal exact keys: a type-1 copy). Imports, docstrings (and every other
+statement that is a lone string) and nodes without a position are left out, as pylint's similarity checker
+leaves out imports, docstrings and comments (comments are not in the tree at all). Computed for a whole batch
+of files at once from the node table the parser and its cache already hold.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..tensorize import F_STR, KIND, OP_VALUES
+
+_IMPORTS = np.asarray([KIND[k] for k in ("Import", "ImportFrom", "alias") if k in KIND], np.int64)
+_LEAVES = np.asarray([KIND[k] for k in ("Name", "Constant", "Attribute", "arg", "keyword") if k in KIND], np.int64)
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+def mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser on uint64 arrays: well-spread keys for the window hashes (xp-generic)."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * _M1
+    x = x ^ (x >> np.uint64(27))
+    x = x * _M2
+    return x ^ (x >> np.uint64(31))
+
+
+@dataclass(frozen=True)
+class Features:
+    """One file's kept nodes in source order."""
+
+    shape: np.ndarray  # uint64 key of kind and operator
+    exact: np.ndarray  # uint64 key of kind, operator, name or constant
+    line: np.ndarray  # int32 first line of the node
+    last: np.ndarray  # int32 last line the node itself covers (its end for a leaf, its first line otherwise)
+    quiet: np.ndarray  # int32 lines whose `noqa` silences GB301 (a copy starting there is not reported)
+
+    def __len__(self) -> int:
+        return len(self.shape)
+
+    def to_bytes(self) -> bytes:
+        head = np.asarray([len(self), len(self.quiet)], "<i8").tobytes()
+        return head + b"".join(np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<")).tobytes()
+                               for a in (self.shape, self.exact, self.line, self.last, self.quiet))
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> "Features":
+        n, q = (int(x) for x in np.frombuffer(blob, "<i8", count=2))
+        if n < 0 or q < 0 or len(blob) != 16 + 24 * n + 4 * q:
+            raise ValueError("damaged clone features")
+        k = np.frombuffer(blob, "<u8", offset=16, count=2 * n)
+        lines = np.frombuffer(blob, "<i4", offset=16 + 16 * n, count=2 * n + q)
+        return cls(k[:n], k[n:], lines[:n], lines[n:2 * n], lines[2 * n:])
+
+
+def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
+                   quiet: list | None = None) -> list[Features]:
+    """Every file's features from a batch's concatenated node columns (`batched.concat`), with no loop over
+    nodes: a few masks and one split."""
+    kind, line, flags, parent = nodes["kind"], nodes["line"], nodes["flags"], nodes["parent"]
+    keep = line > 0
+    if ignore_imports:
+        keep &= ~np.isin(kind, _IMPORTS)
+    if ignore_docstrings:
+        lone = (kind == KIND["Constant"]) & (flags & F_STR != 0) & (parent >= 0)
+        lone &= kind[np.maximum(parent, 0)] == KIND["Expr"]
+        keep[lone] = False
+        keep[parent[lone]] = False
+    val = nodes["val"].astype(np.uint64)
+    op = np.where(nodes["val"] < OP_VALUES, val, np.uint64(0))
+    shape = mix(kind.astype(np.uint64) * np.uint64(1 << 20) + op)
+    exact = mix(shape ^ val)
+    end = np.maximum(nodes["end_line"], line)
+    last = np.where(np.isin(kind, _LEAVES), end, line)
+    idx = np.flatnonzero(keep)
+    # source order (line, column; a parent before the child that starts where it does), as a reader and a
+    # token-based tool see it: a dict's keys and values interleave, decorators come before their def
+    idx = idx[np.lexsort((idx, nodes["col"][idx], line[idx], nodes["file"][idx]))]
+    # a string over several lines counts one node per line (a copied text block is as long as it looks)
+    spread = np.where((kind[idx] == KIND["Constant"]) & (flags[idx] & F_STR != 0), end[idx] - line[idx] + 1, 1)
+    idx = np.repeat(idx, spread)
+    step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)
+    exact_k = mix(exact[idx] + step.astype(np.uint64))
+    line_k = (line[idx] + step).astype(np.int32)
+    last_k = np.where(spread.repeat(spread) > 1, line_k, last[idx]).astype(np.int32)
+    cuts = np.searchsorted(nodes["file"][idx], np.arange(1, nfiles))
+    parts = zip(*(np.split(a, cuts) for a in (shape[idx], exact_k, line_k, last_k)))
+    quiet = quiet or [()] * nfiles
+    return [Features(*p, np.asarray(q, np.int32)) for p, q in zip(parts, quiet)]

@@ -1,0 +1,52 @@
+"""The duplicates stage of the analyze job (`--duplicates`): after every file's report, one clone search over
+all of them, on the run's GPU when it has one, else NumPy; each group becomes a GB301 finding at each of its
+members (the others as related places), subject to select/ignore, per-file ignores and `noqa` like any rule."""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from .clones.groups import CloneGroup
+from .clones.search import find_clones
+
+
+def _backend(executor):
+    """The run's GPU backend when it has started one, else NumPy (the search is one op over all files)."""
+    from ..engine import numpy_backend
+
+    return getattr(executor.runner, "gpu", None) or numpy_backend()
+
+
+def _message(group: CloneGroup, k: int) -> str:
+    others = [m for i, m in enumerate(group.members) if i != k]
+    shown = ", ".join(f"{m.path}:{m.line}-{m.end_line}" for m in others[:3])
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    similar = f", {group.similarity:.0%} similar" if group.kind == 3 else ""
+    return (f"Duplicate code ({group.kind_name}{similar}, {len(group.members)} copies, "
+            f"{group.members[k].end_line - group.members[k].line + 1} lines): also at {shown}{more}")
+
+
+def add_duplicates(result, executor, policy) -> None:
+    """Search `result.files` for clones; add the groups to `result.duplicates` and their findings to the files'
+    reports (a file with an error has no features and takes no part)."""
+    from .job import Finding
+
+    t0 = time.perf_counter()
+    reports = [r for r in result.files if r.features is not None]
+    backend = _backend(executor)
+    groups = find_clones(backend, [r.features for r in reports], [r.path for r in reports], policy.duplicates)
+    nodes = sum(len(r.features) for r in reports)
+    executor.stats.for_op("duplicates", "gpu" if backend.is_gpu else "cpu").add_batch(
+        len(reports), time.perf_counter() - t0, work=nodes)
+    result.duplicates = groups
+    quiet = {r.path: set(r.features.quiet.tolist()) for r in reports}
+    added: dict[str, list[Finding]] = {}
+    for group in groups:
+        for k, m in enumerate(group.members):
+            f = Finding(m.path, m.line, 0, "GB301", _message(group, k), policy.level("GB301"), m.end_line, 0,
+                        tuple((o.path, o.line, o.end_line) for i, o in enumerate(group.members) if i != k))
+            if policy.enabled("GB301", m.path) and m.line not in quiet[m.path]:
+                added.setdefault(m.path, []).append(f)
+    result.files = [dataclasses.replace(r, findings=tuple(sorted(r.findings + tuple(added[r.path]),
+                                                                 key=lambda x: (x.line, x.col, x.code))))
+                    if r.path in added else r for r in result.files]

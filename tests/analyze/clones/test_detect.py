@@ -1,0 +1,75 @@
+"""The clone search on key sequences made by hand: windows, joins, runs, verification and chaining."""
+import numpy as np
+
+from gpubatch.analyze.clones.detect import chain, find_segments, window_hashes
+from gpubatch.analyze.clones.features import mix
+
+W = 4
+
+
+def keys(*files):
+    """Concatenated uint64 keys of several files (lists of ints), with file ids and bounds."""
+    counts = np.asarray([len(f) for f in files])
+    flat = mix(np.concatenate([np.asarray(f, np.uint64) for f in files]))
+    ends = np.cumsum(counts)
+    return flat, np.repeat(np.arange(len(files)), counts), ends - counts, ends
+
+
+def segments(files, exact=None, periodic=False):
+    shape, fo, starts, ends = keys(*files)
+    ex = shape if exact is None else keys(*exact)[0]
+    return find_segments(np, ex if exact is not None and not periodic else shape, shape, ex, fo, starts, ends, W,
+                         np.asarray, periodic)
+
+
+def test_window_hashes_depend_on_content_not_position():
+    shape, _, starts, ends = keys([1, 2, 3, 4, 5, 1, 2, 3, 4], [9, 9])
+    pos, h = window_hashes(np, shape, starts, ends, W)
+    assert pos.tolist() == [0, 1, 2, 3, 4, 5]  # the second file is shorter than a window
+    assert h[0] == h[5] and len(set(h[:5].tolist())) == 5
+
+
+def test_a_copy_is_one_segment_with_its_original():
+    a = list(range(100, 120))
+    b0, b1, a0, a1, renamed = segments([a, [7, 8] + a[3:15] + [9]])
+    assert (b0.tolist(), b1.tolist(), a0.tolist(), a1.tolist(), renamed.tolist()) == ([22], [34], [3], [15], [0])
+
+
+def test_renamed_copy_is_found_by_shape_and_counted():
+    a = list(range(100, 120))
+    exact_a, exact_b = [x * 10 for x in a], [x * 10 + (1 if i % 5 == 0 else 0) for i, x in enumerate(a)]
+    b0, b1, a0, a1, renamed = segments([a, a], exact=[exact_a, exact_b], periodic=True)
+    assert (b0.tolist(), a0.tolist(), (b1 - b0).tolist(), renamed.tolist()) == ([20], [0], [20], [4])
+
+
+def test_runs_of_alike_statements_are_not_copies_of_themselves():
+    rep = [1, 2, 3] * 10
+    b0, _, a0, _, _ = segments([rep])
+    assert len(b0) and ((b0 - a0) >= W).all()  # never a window paired with one it overlaps
+    assert len(segments([rep, rep], periodic=True)[0]) == 0  # by shape, a periodic stretch matches nothing
+
+
+def test_copy_with_an_insertion_chains_into_a_near_miss():
+    a = list(range(100, 140))
+    b = a[:20] + [1, 2] + a[20:]
+    b0, b1, a0, a1, renamed = segments([a, b])
+    assert len(b0) == 2
+    fo = np.asarray([0] * 40 + [1] * 42)
+    near = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=4, min_similarity=0.8, width=W)
+    assert (near.b0.tolist(), near.b1.tolist(), near.a0.tolist(), near.a1.tolist()) == ([40], [82], [0], [40])
+    assert near.gaps.tolist() == [1] and near.matched.tolist() == [40]
+    apart = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=1, min_similarity=0.8, width=W)
+    assert len(apart) == 2 and apart.gaps.tolist() == [0, 0]
+    strict = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=4, min_similarity=0.99, width=W)
+    assert len(strict) == 2
+
+
+def test_hash_collisions_are_dropped_by_verification(monkeypatch):
+    import gpubatch.analyze.clones.detect as d
+
+    def colliding(xp, shape, starts, ends, width):
+        pos, h = window_hashes(xp, shape, starts, ends, width)
+        return pos, np.zeros_like(h)  # every window "equal"
+
+    monkeypatch.setattr(d, "window_hashes", colliding)
+    assert len(segments([list(range(10)), list(range(50, 60))])[0]) == 0

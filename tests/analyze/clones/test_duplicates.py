@@ -1,0 +1,140 @@
+"""`analyze --duplicates` end to end: groups by kind, GB301 findings in every format, noqa, per-file ignores,
+the cache, broken files, several roots."""
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gpubatch.analyze.batched import Thresholds
+from gpubatch.analyze.clones.search import CloneSettings
+from gpubatch.analyze.discover import discover
+from gpubatch.analyze.job import Policy, run_analyze
+from gpubatch.analyze.report import FORMATS
+from gpubatch.cli import app
+from gpubatch.engine import BatchExecutor, EngineSettings
+
+runner = CliRunner()
+BODY = '''    """Read a file."""
+    with open(path, mode) as fh:
+        data = fh.read()
+    if not data:
+        raise ValueError("empty file: " + path)
+    lines = [x.strip() for x in data.splitlines() if x.strip()]
+    return {"lines": lines, "count": len(lines), "path": path}
+'''
+LOAD = 'def load(path, mode="r"):\n' + BODY
+RENAMED = LOAD.replace("load", "read_it").replace("path", "name").replace("data", "text").replace("fh", "stream")
+NEAR = LOAD.replace("    lines = [", "    print(path)\n    lines = [")
+OTHER = "def unrelated(a, b):\n    return a * b + 1\n"
+
+
+def run(tmp_path, files: dict, **settings):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    policy = Policy(Thresholds(), duplicates=CloneSettings(**{"min_nodes_renamed": 24, **settings}))
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        return run_analyze(discover([tmp_path]), ex, policy, jobs=1)
+
+
+def places(group):
+    return [(Path(m.path).name, m.line, m.end_line) for m in group.members]
+
+
+def test_exact_renamed_and_near_miss_copies(tmp_path):
+    res = run(tmp_path, {"a.py": LOAD, "b.py": "import os\n\n\n" + LOAD, "c.py": OTHER})
+    assert [(g.kind_name, places(g)) for g in res.duplicates] == [("exact", [("a.py", 1, 8), ("b.py", 4, 11)])]
+    res = run(tmp_path, {"b.py": RENAMED})
+    assert [g.kind_name for g in res.duplicates] == ["renamed"]
+    res = run(tmp_path / "n", {"a.py": LOAD, "b.py": NEAR})
+    (g,) = res.duplicates
+    assert g.kind_name == "near-miss" and 0.8 <= g.similarity < 1 and places(g) == [("a.py", 1, 8), ("b.py", 1, 9)]
+    assert run(tmp_path / "m", {"a.py": LOAD, "b.py": NEAR}, max_gap=0).duplicates[0].kind_name == "exact"
+
+
+def test_each_copy_is_a_finding_naming_the_others(tmp_path):
+    res = run(tmp_path, {"a.py": LOAD, "b.py": LOAD, "c.py": LOAD})
+    found = sorted((Path(f.path).name, f.line, f.end_line, len(f.related)) for f in res.findings)
+    assert found == [("a.py", 1, 8, 2), ("b.py", 1, 8, 2), ("c.py", 1, 8, 2)]
+    assert "exact, 3 copies, 8 lines): also at" in res.findings[0].message
+    data = json.loads(FORMATS["json"](res))
+    assert data["summary"]["duplicates"] == {"groups": 1, "by_kind": {"exact": 1}, "copies": 3,
+                                             "duplicated_lines": 16}
+    assert data["duplicates"][0]["kind"] == "exact" and len(data["duplicates"][0]["members"]) == 3
+    assert data["summary"]["by_rule"] == {"GB301": 3}
+    sarif = json.loads(FORMATS["sarif"](res, root=tmp_path))["runs"][0]["results"]
+    assert [len(r["relatedLocations"]) for r in sarif] == [2, 2, 2]
+    assert sarif[0]["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "b.py"
+    assert FORMATS["text"](res).count(": GB301 ") == 3 and FORMATS["github"](res).count("::warning ") == 3
+
+
+def test_sarif_with_related_locations_validates(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = Path(__file__).resolve().parents[4] / "shared" / "sarif" / "sarif-schema-2.1.0.json"
+    if not schema.is_file():
+        pytest.skip(f"SARIF schema not found at {schema}")
+    res = run(tmp_path, {"a.py": LOAD, "b.py": LOAD})
+    jsonschema.validate(json.loads(FORMATS["sarif"](res, root=tmp_path)), json.loads(schema.read_text()))
+
+
+def test_noqa_and_per_file_ignores_silence_one_copy(tmp_path):
+    quiet = LOAD.replace('mode="r"):', 'mode="r"):  # noqa: GB301')
+    res = run(tmp_path, {"a.py": LOAD, "b.py": quiet})
+    assert len(res.duplicates) == 1 and [Path(f.path).name for f in res.findings] == ["a.py"]
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        res = run_analyze(discover([tmp_path]), ex, Policy(Thresholds(), per_file_ignores=(("*a.py", ("GB3",)),),
+                                                           duplicates=CloneSettings()), jobs=1)
+    assert res.findings == []
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        res = run_analyze(discover([tmp_path]), ex, Policy(Thresholds(), ignore=("GB301",),
+                                                           duplicates=CloneSettings()), jobs=1)
+    assert res.findings == [] and len(res.duplicates) == 1  # found, not reported
+
+
+def test_docstrings_and_imports_are_ignored_unless_asked(tmp_path):
+    doc = '"""' + "\n".join(f"line {i} of a long text" for i in range(12)) + '\n"""\n'
+    imports = "".join(f"import mod{i}\n" for i in range(12))
+    files = {"a.py": doc + imports + OTHER, "b.py": doc + imports}
+    assert run(tmp_path, files).duplicates == []
+    kept = run(tmp_path, files, ignore_docstrings=False, ignore_imports=False).duplicates
+    assert places(kept[0])[:2] == [("a.py", 1, 25), ("b.py", 1, 25)]
+
+
+def test_cached_run_equals_cold_run_and_broken_files_are_skipped(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, text in {"a.py": LOAD, "b.py": NEAR, "bad.py": "def (:\n", "c.py": "import os\n" + LOAD}.items():
+        (src / name).write_text(text)
+    out = []
+    for _ in range(2):
+        r = runner.invoke(app, ["analyze", str(src), "--duplicates", "--format", "json", "--device", "cpu", "-q",
+                                "--config", str(_config(tmp_path))])
+        assert r.exit_code == 1, r.output  # E999 is an error
+        out.append(json.loads(r.stdout))
+    assert out[0]["timings"]["cached_files"] == 0 and out[1]["timings"]["cached_files"] == 3
+    assert out[0]["duplicates"] == out[1]["duplicates"] and out[0]["findings"] == out[1]["findings"]
+    assert {m["path"].rsplit("/", 1)[1] for g in out[0]["duplicates"] for m in g["members"]} == {"a.py", "b.py", "c.py"}
+    assert any(f["code"] == "E999" for f in out[0]["findings"])
+
+
+def test_several_roots_and_the_flag_against_the_config(tmp_path):
+    for root, text in (("one", LOAD), ("two", LOAD)):
+        (tmp_path / root).mkdir()
+        (tmp_path / root / "m.py").write_text(text)
+    args = ["analyze", str(tmp_path / "one"), str(tmp_path / "two"), "--format", "json", "--device", "cpu", "-q",
+            "--no-cache"]
+    assert "duplicates" not in json.loads(runner.invoke(app, args).stdout)
+    groups = json.loads(runner.invoke(app, args + ["--duplicates"]).stdout)["duplicates"]
+    assert [len(g["members"]) for g in groups] == [2]
+    on = tmp_path / "on.toml"
+    on.write_text("[analyze.duplicates]\nenabled = true\n")
+    assert "duplicates" in json.loads(runner.invoke(app, args + ["--config", str(on)]).stdout)
+    assert "duplicates" not in json.loads(runner.invoke(app, args + ["--config", str(on), "--no-duplicates"]).stdout)
+
+
+def _config(tmp_path) -> Path:
+    path = tmp_path / "c.toml"
+    path.write_text(f'[analyze]\ncache_dir = "{tmp_path / "cache"}"\n')
+    return path
