@@ -209,7 +209,8 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
 
         features = batch_features(nodes_h, len(good), policy.duplicates.ignore_docstrings,
                                   policy.duplicates.ignore_imports,
-                                  [[ln for ln in ft.noqa if not noqa_allows(ft.noqa, ln, "GB301")] for ft in good])
+                                  [[ln for ln in ft.noqa if not noqa_allows(ft.noqa, ln, "GB301")] for ft in good],
+                                  [ft.string_lines for ft in good])
     out, gi = [], 0
     for ft in files:
         if ft.error is not None:

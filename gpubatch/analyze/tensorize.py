@@ -15,6 +15,7 @@ import gc
 import hashlib
 import io
 import os
+import re
 import stat
 import sys
 import tokenize
@@ -59,6 +60,7 @@ class FileTensors:
     cached: bool = False
     result: dict | None = None  # a cached report of this content under the same policy: nothing to compute
     cache_note: str | None = None  # why the cache could not serve or take this file (one warning per run)
+    string_lines: dict = field(default_factory=dict)  # line -> hash of its text, inside multi-line strings
 
     def __getstate__(self) -> dict:
         """Workers send the table once: the column views in `nodes` would each be pickled as a copy."""
@@ -360,4 +362,23 @@ def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     ft.nodes = {c: arr[:, k] for k, c in enumerate(COLUMNS)}
     ft.blocks = flat.blocks
     ft.raw, ft.noqa = raw_metrics(text)
+    ft.string_lines = _string_lines(arr, text)
     return ft
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
+    """A hash of each source line inside a string constant over several lines (a text block, a table of
+    implicitly joined literals): clone detection compares such strings line by line, as they read."""
+    multi = (arr[:, 0] == _CONST_KIND) & (arr[:, 11] & F_STR != 0) & (arr[:, 4] > arr[:, 2])
+    if not multi.any():
+        return {}
+    lines = _NEWLINE.split(text)
+    out = {}
+    for first, last in arr[multi][:, [2, 4]].tolist():
+        for ln in range(first, min(last, len(lines)) + 1):
+            digest = hashlib.blake2b(lines[ln - 1].strip().encode("utf-8", "surrogatepass"), digest_size=8).digest()
+            out[ln] = int.from_bytes(digest, "little", signed=True)
+    return out

@@ -2,15 +2,15 @@
 
 1. Every window of `min_nodes` consecutive nodes of a file gets a position-free polynomial hash of its shape
    keys (prefix sums in wrapping uint64 arithmetic: a few array passes for all windows of all files).
-2. A stable sort joins equal hashes; each window is paired with the first window of its hash (a star, so a
-   piece copied n times costs n - 1 pairs, not n^2).
+2. A stable sort joins equal hashes; each window is paired with the first window of its hash and with the
+   one just before it (a piece copied n times costs at most 2n pairs, not n^2).
 3. Pairs on one diagonal (same offset between the two positions) with consecutive positions are one
    segment: a maximal copy. Its nodes are compared key by key: shapes must be equal (a hash collision is
    dropped), exact keys tell a verbatim copy (type 1) from a renamed one (type 2).
 4. Segments of the same two places separated by small gaps in both (an inserted, deleted or changed
    statement) are chained into one near-miss clone (type 3) when the matched share of the longer side stays
    at least `min_similarity`.
-Groups (`groups.py`) gather the segments that copy the same original.
+Groups (`groups.py`) join segments that share a place.
 """
 from __future__ import annotations
 
@@ -63,11 +63,13 @@ def window_hashes(xp, shape, starts, ends, width: int):
     return pos, h
 
 
-def star_pairs(xp, pos, h, file_of, width: int, periodic: bool = False):
-    """(copy, original) window positions: each window with the first window of equal hash, overlapping
-    windows of one file left out (a run of alike statements is not a copy of itself). With `periodic`, a
-    window equal to one less than `width` nodes before or after it in its file is left out altogether: by
-    shape alone, every stretch of alike statements (a table, a list of asserts) would match every other."""
+def window_pairs(xp, pos, h, file_of, width: int, periodic: bool = False):
+    """(copy, original) window positions: each window with the first window of equal hash and with the one
+    just before it, so a stretch copied several times stays in one piece against at least one earlier copy
+    (pairs per window: at most two, never n^2). Overlapping windows of one file are not paired (a run of alike
+    statements is not a copy of itself). With `periodic`, a window equal to one less than `width` nodes
+    before or after it in its file is left out altogether: by shape alone, every stretch of alike statements
+    (a table, a list of asserts) would match every other."""
     order = _stable_argsort(xp, h)
     hs, ps = h[order], pos[order]
     head = xp.ones(len(hs), dtype=bool)
@@ -80,10 +82,13 @@ def star_pairs(xp, pos, h, file_of, width: int, periodic: bool = False):
         hs, ps = hs[~drop], ps[~drop]
         head = xp.ones(len(hs), dtype=bool)
         head[1:] = hs[1:] != hs[:-1]
-    group = xp.cumsum(head) - 1
-    rep = ps[xp.flatnonzero(head)][group]
-    keep = ~head & ((file_of[ps] != file_of[rep]) | (ps - rep >= width))
-    return ps[keep], rep[keep]
+    first = ps[xp.flatnonzero(head)][xp.cumsum(head) - 1]
+    prev = xp.concatenate([ps[:1], ps[:-1]])
+    b = xp.concatenate([ps, ps])
+    a = xp.concatenate([first, prev])
+    keep = xp.concatenate([~head, ~head]) & ((file_of[b] != file_of[a]) | (b - a >= width))
+    keep[len(ps):] &= prev != first  # the first window twice: once is enough
+    return b[keep], a[keep]
 
 
 def runs(xp, b, a, width: int):
@@ -132,7 +137,8 @@ def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float, 
     gap_b, gap_a = b0[1:] - b1[:-1], a0[1:] - a1[:-1]
     same_diag = gap_b == gap_a
     joins = (fb[1:] == fb[:-1]) & (fa[1:] == fa[:-1]) & (gap_b >= -width) & (gap_a >= -width) \
-        & (gap_b <= max_gap) & (gap_a <= max_gap) & (same_diag | (np.maximum(gap_a, gap_b) > 0))
+        & (gap_b <= max_gap) & (gap_a <= max_gap) & (same_diag | (np.maximum(gap_a, gap_b) > 0)) \
+        & ((fb[1:] != fa[1:]) | (a1[1:] <= b0[:-1]))  # a chain never makes a copy overlap its original
     cid = np.concatenate([[0], np.cumsum(~joins)])
     first = np.flatnonzero(np.concatenate([[True], ~joins]))
     last = np.concatenate([first[1:] - 1, [len(b0) - 1]])
@@ -141,7 +147,10 @@ def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float, 
     covered = np.clip(np.concatenate([[0], b1[1:] - np.maximum(b0[1:], b1[:-1])]), 0, b1 - b0)
     covered[first] = (b1 - b0)[first]
     matched = np.minimum(np.bincount(cid, weights=covered).astype(np.int64), span)
-    bends = np.bincount(cid, weights=np.concatenate([[0], (joins & ~same_diag).astype(np.int64)])).astype(np.int64)
+    # a join over unmatched nodes (another diagonal, or a gap on the same one: a changed node) makes a near-miss;
+    # pieces of one diagonal that touch or overlap are one verbatim copy
+    edits = joins & ~(same_diag & (gap_b <= 0))
+    bends = np.bincount(cid, weights=np.concatenate([[0], edits.astype(np.int64)])).astype(np.int64)
     good = (matched >= min_similarity * span) | (bends == 0)
     pieces = ~good[cid]  # segments of chains that stay apart
     return Segments(np.concatenate([b0[first][good], b0[pieces]]), np.concatenate([b1[last][good], b1[pieces]]),
@@ -155,7 +164,11 @@ def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host
     """Steps 1-3 over device arrays on one key (exact or shape); the segments come back to the host as
     (b0, b1, a0, a1, renamed)."""
     pos, h = window_hashes(xp, key, starts, ends, width)
-    b, a = star_pairs(xp, pos, h, file_of, width, periodic)
+    b, a = window_pairs(xp, pos, h, file_of, width, periodic)
     b0, b1, a0, a1 = runs(xp, b, a, width)
+    # a stretch repeated right after itself (a0 < b0 < a1): the original up to where the copy starts, and as
+    # long a copy, so the two are two places (else they would merge into one)
+    a1 = xp.minimum(a1, b0)
+    b1 = b0 + (a1 - a0)
     same, renamed = verify(xp, shape, exact, b0, b1, a0)
     return tuple(host(x[same]) for x in (b0, b1, a0, a1, renamed))

@@ -57,7 +57,7 @@ class Features:
 
 
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
-                   quiet: list | None = None) -> list[Features]:
+                   quiet: list | None = None, string_lines: list | None = None) -> list[Features]:
     """Every file's features from a batch's concatenated node columns (`batched.concat`), with no loop over
     nodes: a few masks and one split."""
     kind, line, flags, parent = nodes["kind"], nodes["line"], nodes["flags"], nodes["parent"]
@@ -79,14 +79,24 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
     idx = idx[np.lexsort((idx, nodes["col"][idx], line[idx], nodes["file"][idx]))]
-    # a string over several lines counts one node per line (a copied text block is as long as it looks)
+    # a string over several lines counts one node per line (a copied text block is as long as it looks), keyed
+    # by that line's text
     spread = np.where((kind[idx] == KIND["Constant"]) & (flags[idx] & F_STR != 0), end[idx] - line[idx] + 1, 1)
     idx = np.repeat(idx, spread)
     step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)
     exact_k = mix(exact[idx] + step.astype(np.uint64))
     line_k = (line[idx] + step).astype(np.int32)
+    if string_lines and any(string_lines):  # each line of such a string keyed by its text, where it is known
+        spread_k = np.flatnonzero(spread.repeat(spread) > 1)
+        file_k = nodes["file"][idx[spread_k]]
+        texts = np.asarray([string_lines[f].get(ln, 0) for f, ln in zip(file_k.tolist(), line_k[spread_k].tolist())],
+                           np.int64)
+        known = texts != 0
+        exact_k[spread_k[known]] = mix(texts[known].astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D))
     last_k = np.where(spread.repeat(spread) > 1, line_k, last[idx]).astype(np.int32)
+    # the lines of such a string after its first are text, not code: a renamed copy must keep them as they are
+    shape_k = np.where(step > 0, exact_k, shape[idx])
     cuts = np.searchsorted(nodes["file"][idx], np.arange(1, nfiles))
-    parts = zip(*(np.split(a, cuts) for a in (shape[idx], exact_k, line_k, last_k)))
+    parts = zip(*(np.split(a, cuts) for a in (shape_k, exact_k, line_k, last_k)))
     quiet = quiet or [()] * nfiles
     return [Features(*p, np.asarray(q, np.int32)) for p, q in zip(parts, quiet)]

@@ -138,3 +138,31 @@ def _config(tmp_path) -> Path:
     path = tmp_path / "c.toml"
     path.write_text(f'[analyze]\ncache_dir = "{tmp_path / "cache"}"\n')
     return path
+
+
+def test_strings_over_several_lines_are_compared_line_by_line(tmp_path):
+    table = "\n".join(f"    'entry {i}'  # code {i}" for i in range(60))
+    a = f"TABLE = (\n{table}\n)\n"
+    b = a.replace("'entry 30'", "'changed'")
+    (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # one string: as a whole, the two differ
+    assert g.kind_name == "near-miss" and places(g) == [("a.py", 1, 61), ("b.py", 1, 61)]
+
+
+def test_a_stretch_repeated_in_one_file_is_one_group_of_its_copies(tmp_path):
+    method = ('    def {name}(self):\n        if self._is_special:\n            if self.is_nan():\n'
+              '                raise ValueError("cannot round a NaN")\n            else:\n'
+              '                raise OverflowError("cannot round an infinity")\n'
+              '        return int(self._rescale(0, {mode}))\n\n')
+    body = "class D:\n" + "".join(method.format(name=n, mode=m) for n, m in
+                                  (("floor", "DOWN"), ("ceil", "UP"), ("trunc", "ZERO")))
+    (g,) = run(tmp_path, {"d.py": body}).duplicates
+    assert g.kind_name == "renamed" and places(g) == [("d.py", 2, 8), ("d.py", 10, 16), ("d.py", 18, 24)]
+
+
+def test_components_join_chains():
+    import numpy as np
+
+    from gpubatch.analyze.clones.groups import components
+
+    label = components(7, np.asarray([0, 2, 3, 5]), np.asarray([1, 1, 4, 6]))
+    assert label.tolist() == [0, 0, 0, 3, 3, 5, 5]
