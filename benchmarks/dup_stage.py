@@ -1,11 +1,11 @@
 """Time the clone search of `analyze --duplicates` alone, NumPy against CuPy, on a real tree and on a generated
 corpus of copied and mutated copies of it (about `--copies` times its functions).
 
-usage: python benchmarks/dup_stage.py [ROOT] [--copies 16] [--out F.json]   (default ROOT: this Python's stdlib)
+usage: python benchmarks/dup_stage.py [ROOT] [--copies 16 75] [--out F.json]   (default ROOT: this Python's stdlib)
 
 The features come from the analyze job's own batches (parsed once, NumPy). Each copy of the corpus renames 2%
 of the names and constants and drops 1% of the nodes at random (seeded), so it holds verbatim, renamed and
-near-miss clones. Timed: the device search (windows, joins, runs, verification: `find_segments`, both passes)
+near-miss clones. NumPy runs only on corpora of at most --numpy-max-nodes nodes. Timed: the device search (windows, joins, runs, verification: `find_segments`, both passes)
 and the whole stage with groups built on the host; best of 3 after one warm-up, with the device synchronised.
 """
 from __future__ import annotations
@@ -88,7 +88,8 @@ def time_search(backend, feats: list[Features], settings: CloneSettings) -> dict
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("root", nargs="?", default=sysconfig.get_paths()["stdlib"])
-    ap.add_argument("--copies", type=int, default=16)
+    ap.add_argument("--copies", type=int, nargs="+", default=[16])
+    ap.add_argument("--numpy-max-nodes", type=int, default=20_000_000)
     ap.add_argument("--out")
     args = ap.parse_args()
     settings = CloneSettings()
@@ -105,13 +106,15 @@ def main() -> None:
         device = f"none ({type(exc).__name__})"
     doc = {"date": date.today().isoformat(), "host": platform.node(), "gpu": device, "root": args.root,
            "files": len(feats), "functions": functions, "nodes": int(sum(len(f) for f in feats)), "runs": []}
-    big = mutated(feats, args.copies)
-    for corpus, fs in (("tree", feats), (f"x{args.copies} mutated", big)):
+    corpora = [("tree", feats, 1)] + [(f"x{c} mutated", mutated(feats, c), c) for c in args.copies]
+    for corpus, fs, copies in corpora:
+        nodes = int(sum(len(f) for f in fs))
         for name, be in backends:
-            row = {"corpus": corpus, "backend": name, "files": len(fs), "functions": functions * (
-                args.copies if corpus != "tree" else 1), "nodes": int(sum(len(f) for f in fs)),
-                **time_search(be, fs, settings)}
-            print(json.dumps(row))
+            if name == "numpy" and nodes > args.numpy_max_nodes:
+                continue
+            row = {"corpus": corpus, "backend": name, "files": len(fs), "functions": functions * copies,
+                   "nodes": nodes, **time_search(be, fs, settings)}
+            print(json.dumps(row), flush=True)
             doc["runs"].append(row)
     if args.out:
         Path(args.out).write_text(json.dumps(doc, indent=1) + "\n")
