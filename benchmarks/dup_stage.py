@@ -56,7 +56,7 @@ def mutated(feats: list[Features], copies: int, seed: int = 0) -> list[Features]
     return out
 
 
-def time_search(backend, feats: list[Features], settings: CloneSettings) -> dict:
+def time_search(backend, feats: list[Features], settings: CloneSettings, repeats: int = 3) -> dict:
     counts = np.asarray([len(f) for f in feats])
     ends = np.cumsum(counts)
     shape, exact = (backend.asarray(np.concatenate([getattr(f, k) for f in feats])) for k in ("shape", "exact"))
@@ -76,7 +76,7 @@ def time_search(backend, feats: list[Features], settings: CloneSettings) -> dict
     for name, fn in (("search_s", search), ("stage_s", stage)):
         fn()
         times = []
-        for _ in range(3):
+        for _ in range(repeats):
             t0 = time.perf_counter()
             fn()
             times.append(time.perf_counter() - t0)
@@ -113,7 +113,7 @@ def main() -> None:
             if name == "numpy" and nodes > args.numpy_max_nodes:
                 continue
             row = {"corpus": corpus, "backend": name, "files": len(fs), "functions": functions * copies,
-                   "nodes": nodes, **time_search(be, fs, settings)}
+                   "nodes": nodes, **time_search(be, fs, settings, 3 if nodes <= args.numpy_max_nodes else 1)}
             print(json.dumps(row), flush=True)
             doc["runs"].append(row)
     if args.out:
