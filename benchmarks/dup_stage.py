@@ -73,7 +73,8 @@ def time_search(backend, feats: list[Features], settings: CloneSettings, repeats
         backend.synchronize()
 
     out = {}
-    for name, fn in (("search_s", search), ("stage_s", stage)):
+    steps = (("search_s", search), ("stage_s", stage)) if repeats > 1 else (("search_s", search),)
+    for name, fn in steps:
         fn()
         times = []
         for _ in range(repeats):
@@ -81,7 +82,8 @@ def time_search(backend, feats: list[Features], settings: CloneSettings, repeats
             fn()
             times.append(time.perf_counter() - t0)
         out[name] = round(min(times), 4)
-    out["groups"] = len(find_clones(backend, feats, [str(i) for i in range(len(feats))], settings))
+    if repeats > 1:
+        out["groups"] = len(find_clones(backend, feats, [str(i) for i in range(len(feats))], settings))
     return out
 
 
