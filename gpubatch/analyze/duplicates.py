@@ -9,6 +9,9 @@ import time
 from .clones.groups import CloneGroup
 from .clones.search import find_clones
 
+MAX_RELATED = 10  # other copies named by each copy's finding (a group of n would make n^2 otherwise); the
+# JSON report's `duplicates` lists every copy
+
 
 def _backend(executor):
     """The run's GPU backend when it has started one, else NumPy (the search is one op over all files)."""
@@ -43,8 +46,9 @@ def add_duplicates(result, executor, policy) -> None:
     added: dict[str, list[Finding]] = {}
     for group in groups:
         for k, m in enumerate(group.members):
+            others = [o for i, o in enumerate(group.members) if i != k][:MAX_RELATED]
             f = Finding(m.path, m.line, 0, "GB301", _message(group, k), policy.level("GB301"), m.end_line, 0,
-                        tuple((o.path, o.line, o.end_line) for i, o in enumerate(group.members) if i != k))
+                        tuple((o.path, o.line, o.end_line) for o in others))
             if policy.enabled("GB301", m.path) and m.line not in quiet[m.path]:
                 added.setdefault(m.path, []).append(f)
     result.files = [dataclasses.replace(r, findings=tuple(sorted(r.findings + tuple(added[r.path]),

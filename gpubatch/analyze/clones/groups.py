@@ -69,9 +69,9 @@ def components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
 
 def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int) -> list[CloneGroup]:
     """Segments long enough in lines on both sides, joined into groups: a segment joins its two places, and
-    places in one file that overlap by at least 80% of the longer are one copy (a looser rule would chain
-    neighbouring copies of boilerplate into one group spanning whole files). Each group lists its copies
-    (overlapping places of a file merged) in discovery order; its kind is the least exact of its segments."""
+    places in one file that overlap by at least half of the longer are one copy (a looser rule would chain
+    neighbouring copies of boilerplate into one group spanning whole files). Each group lists its copies in
+    discovery order; its kind is the least exact of its segments, its similarity the lowest."""
     if not len(seg):
         return []
     bl0, bl1 = lines.first[seg.b0], lines.last[seg.b1 - 1]
@@ -113,17 +113,15 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int) 
     np.maximum.at(m_end, mid, q1)
     np.minimum.at(m_first, mid, p0)
     np.maximum.at(m_stop, mid, p1)
-    m_nodes = m_stop - m_first
-    m_start = m_first
-    m_comp, m_file = c[new_member], lines.file_of[m_start]
+    m_comp, m_file = c[new_member], lines.file_of[m_first]
     groups = []
     bounds = np.flatnonzero(np.concatenate([[True], m_comp[1:] != m_comp[:-1], [True]]))
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         if hi - lo < 2:
             continue
         g = int(m_comp[lo])
-        members = tuple(Member(paths[int(m_file[k])], int(m_line[k]), int(m_end[k]), int(m_nodes[k]))
-                        for k in sorted(range(lo, hi), key=lambda k: m_start[k]))  # discovery order
+        members = tuple(Member(paths[int(m_file[k])], int(m_line[k]), int(m_end[k]), int(m_stop[k] - m_first[k]))
+                        for k in sorted(range(lo, hi), key=lambda k: m_first[k]))  # discovery order
         groups.append(CloneGroup(int(g_kind[g]), round(float(g_sim[g]), 3), members))
     groups.sort(key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))
     return groups

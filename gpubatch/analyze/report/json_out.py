@@ -1,18 +1,31 @@
-"""Machine-readable results: summary, per-file metrics and blocks, and every finding (the outcomes), then
-`duplicates` (clone groups, under --duplicates), then `timings` (seconds, cached files): two runs of the same tree agree on everything but `timings`, which
-`gpubatch diff` leaves out."""
+"""Machine-readable results: summary, per-file metrics and blocks, every finding (the outcomes), the clone groups
+under --duplicates, then `timings` (seconds, cached files): two runs of the same tree agree on everything but
+`timings`, which `gpubatch diff` leaves out. Records are built field by field (a shallow dict per dataclass):
+`dataclasses.asdict` deep-copies every value and cost more than the encoding on large reports."""
 import json
-from dataclasses import asdict
+from dataclasses import fields
 
 from .summary import summary
 
 
+def _flat(obj) -> dict:
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+
+
+def _finding(f) -> dict:
+    return _flat(f) | {"related": [list(r) for r in f.related]}
+
+
+def _group(g) -> dict:
+    return {"kind": g.kind_name, "similarity": g.similarity, "members": [_flat(m) for m in g.members]}
+
+
 def render(result, root=None) -> str:
     files = [{"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw,
-              "blocks": [asdict(b) for b in r.blocks]} for r in result.files]
+              "blocks": [_flat(b) for b in r.blocks]} for r in result.files]
     outcomes = summary(result)
     timings = {"seconds": outcomes.pop("seconds"), "cached_files": outcomes.pop("cached_files")}
-    doc = {"summary": outcomes, "files": files, "findings": [asdict(f) for f in result.findings]}
+    doc = {"summary": outcomes, "files": files, "findings": [_finding(f) for f in result.findings]}
     if result.duplicates:
-        doc["duplicates"] = [asdict(g) | {"kind": g.kind_name} for g in result.duplicates]
+        doc["duplicates"] = [_group(g) for g in result.duplicates]
     return json.dumps(doc | {"timings": timings}, indent=1) + "\n"

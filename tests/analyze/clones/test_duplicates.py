@@ -166,3 +166,11 @@ def test_components_join_chains():
 
     label = components(7, np.asarray([0, 2, 3, 5]), np.asarray([1, 1, 4, 6]))
     assert label.tolist() == [0, 0, 0, 3, 3, 5, 5]
+
+
+def test_a_large_group_names_at_most_ten_other_copies_per_finding(tmp_path):
+    res = run(tmp_path, {f"m{i:02d}.py": LOAD for i in range(14)})
+    (g,) = res.duplicates
+    assert len(g.members) == 14 and len(res.findings) == 14
+    assert {len(f.related) for f in res.findings} == {10}
+    assert "and 10 more" in res.findings[0].message  # the message shows 3 and counts the rest
