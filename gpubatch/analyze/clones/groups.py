@@ -120,8 +120,11 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int) 
         if hi - lo < 2:
             continue
         g = int(m_comp[lo])
-        members = tuple(Member(paths[int(m_file[k])], int(m_line[k]), int(m_end[k]), int(m_stop[k] - m_first[k]))
-                        for k in sorted(range(lo, hi), key=lambda k: m_first[k]))  # discovery order
-        groups.append(CloneGroup(int(g_kind[g]), round(float(g_sim[g]), 3), members))
+        members: dict[tuple, Member] = {}  # discovery order; two copies on the same lines are one
+        for k in sorted(range(lo, hi), key=lambda k: m_first[k]):
+            m = Member(paths[int(m_file[k])], int(m_line[k]), int(m_end[k]), int(m_stop[k] - m_first[k]))
+            members.setdefault((m.path, m.line, m.end_line), m)
+        if len(members) > 1:
+            groups.append(CloneGroup(int(g_kind[g]), round(float(g_sim[g]), 3), tuple(members.values())))
     groups.sort(key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))
     return groups
