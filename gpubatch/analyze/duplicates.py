@@ -13,13 +13,6 @@ MAX_RELATED = 10  # other copies named by each copy's finding (a group of n woul
 # JSON report's `duplicates` lists every copy
 
 
-def _backend(executor):
-    """The run's GPU backend when it has started one, else NumPy (the search is one op over all files)."""
-    from ..engine import numpy_backend
-
-    return getattr(executor.runner, "gpu", None) or numpy_backend()
-
-
 def _message(group: CloneGroup, k: int) -> str:
     others = [m for i, m in enumerate(group.members) if i != k]
     shown = ", ".join(f"{m.path}:{m.line}-{m.end_line}" for m in others[:3])
@@ -32,11 +25,12 @@ def _message(group: CloneGroup, k: int) -> str:
 def add_duplicates(result, executor, policy) -> None:
     """Search `result.files` for clones; add the groups to `result.duplicates` and their findings to the files'
     reports (a file with an error has no features and takes no part)."""
+    from ..engine import numpy_backend
     from .job import Finding
 
     t0 = time.perf_counter()
     reports = [r for r in result.files if r.features is not None]
-    backend = _backend(executor)
+    backend = executor.backend or numpy_backend()  # the run's GPU once started, else NumPy
     groups = find_clones(backend, [r.features for r in reports], [r.path for r in reports], policy.duplicates)
     nodes = sum(len(r.features) for r in reports)
     executor.stats.for_op("duplicates", "gpu" if backend.is_gpu else "cpu").add_batch(

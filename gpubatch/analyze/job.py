@@ -19,8 +19,9 @@ from .parse import CacheTally, parsed
 from .tensorize import FileTensors
 
 SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
-            "GB202": "error", "GB301": "warning", "E722": "warning", "B006": "warning", "B008": "warning", "E711": "warning",
-            "E712": "warning", "C901": "warning", "GB101": "info", "GB102": "info", "GB103": "info"}
+            "GB202": "error", "GB301": "warning", "E722": "warning", "B006": "warning", "B008": "warning",
+            "E711": "warning", "E712": "warning", "C901": "warning", "GB101": "info", "GB102": "info",
+            "GB103": "info"}
 RULES = {
     "E999": ("syntax-error", "The file does not parse."),
     "E902": ("io-error", "The file cannot be read, is binary, or is larger than analyze.max_file_bytes."),

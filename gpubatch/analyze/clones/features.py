@@ -84,16 +84,17 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     spread = np.where((kind[idx] == KIND["Constant"]) & (flags[idx] & F_STR != 0), end[idx] - line[idx] + 1, 1)
     idx = np.repeat(idx, spread)
     step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)
+    in_string = spread.repeat(spread) > 1
     exact_k = mix(exact[idx] + step.astype(np.uint64))
     line_k = (line[idx] + step).astype(np.int32)
     if string_lines and any(string_lines):  # each line of such a string keyed by its text, where it is known
-        spread_k = np.flatnonzero(spread.repeat(spread) > 1)
+        spread_k = np.flatnonzero(in_string)
         file_k = nodes["file"][idx[spread_k]]
         texts = np.asarray([string_lines[f].get(ln, 0) for f, ln in zip(file_k.tolist(), line_k[spread_k].tolist())],
                            np.int64)
         known = texts != 0
         exact_k[spread_k[known]] = mix(texts[known].astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D))
-    last_k = np.where(spread.repeat(spread) > 1, line_k, last[idx]).astype(np.int32)
+    last_k = np.where(in_string, line_k, last[idx]).astype(np.int32)
     # the lines of such a string after its first are text, not code: a renamed copy must keep them as they are
     shape_k = np.where(step > 0, exact_k, shape[idx])
     cuts = np.searchsorted(nodes["file"][idx], np.arange(1, nfiles))
