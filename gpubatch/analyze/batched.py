@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tensorize import (COLUMNS, F_BARE_EXCEPT, F_BOOL, F_EQ, F_NONE, KIND, R_DEFAULT, R_IN_DEFAULT,
+from .tensorize import (COLUMNS, F_BARE_EXCEPT, F_CMP_BOOL, F_CMP_NONE, KIND, R_DEFAULT, R_IN_DEFAULT,
                         R_LAMBDA_DEFAULT, FileTensors, qhash)
 
 _N = max(KIND.values()) + 1
@@ -27,8 +27,12 @@ MUTABLE = np.asarray([KIND[k] for k in ("List", "Dict", "Set", "ListComp", "Dict
 IMMUTABLE_CALLS = np.asarray([qhash(n) for n in ("tuple", "frozenset", "int", "float", "complex", "bool", "str", "bytes",
                                       "range", "types.MappingProxyType", "re.compile",
                                       "operator.attrgetter", "operator.itemgetter", "operator.methodcaller",
-                                      "decimal.Decimal", "fractions.Fraction", "pathlib.Path", "datetime.timedelta")],
-                             np.int64)
+                                      "decimal.Decimal", "fractions.Fraction", "pathlib.Path", "datetime.timedelta",
+                                      "datetime.date", "datetime.datetime")], np.int64)
+# calls that make a mutable value: B006 as a literal would be (ruff), not B008
+MUTABLE_CALLS = np.asarray([qhash(n) for n in ("dict", "list", "set", *(f"collections.{c}" for c in (
+    "Counter", "OrderedDict", "defaultdict", "deque", "ChainMap", "UserDict", "UserList", "UserString")),
+    "weakref.WeakKeyDictionary", "weakref.WeakSet", "weakref.WeakValueDictionary")], np.int64)
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Thresholds:
     max_params: int = 8
     banned_calls: tuple[str, ...] = ()
     banned_imports: tuple[str, ...] = ()
+    complexity: str = "radon"  # C901's definition: "radon" (radon cc) or "mccabe" (mccabe, ruff, flake8)
 
 
 @dataclass(frozen=True)
@@ -111,19 +116,17 @@ def rule_masks(xp, nodes: dict, th: Thresholds, const=None) -> dict[str, object]
     """Node-level rules as boolean masks over the batch (`const`: as for block_metrics)."""
     const = const or xp.asarray
     kind, flags, role, qn = nodes["kind"], nodes["flags"], nodes["role"], nodes["qname"]
-    parent = nodes["parent"]
-    pk = xp.where(parent >= 0, kind[xp.maximum(parent, 0)], -1)
-    pf = xp.where(parent >= 0, flags[xp.maximum(parent, 0)], 0)
     is_call = kind == KIND["Call"]
-    cmp_const = (kind == KIND["Constant"]) & (pk == KIND["Compare"]) & ((pf & F_EQ) > 0)
+    mutable_call = is_call & xp.isin(qn, const(MUTABLE_CALLS))
+    in_default = (role == R_DEFAULT) | (role == R_IN_DEFAULT) | (role == R_LAMBDA_DEFAULT)
     out = {
         "E722": (kind == KIND["ExceptHandler"]) & ((flags & F_BARE_EXCEPT) > 0),
-        "B006": (role == R_DEFAULT) & xp.isin(kind, const(MUTABLE)),
-        "B008": ((role == R_DEFAULT) | (role == R_IN_DEFAULT) | (role == R_LAMBDA_DEFAULT)) & is_call & ~xp.isin(qn, const(IMMUTABLE_CALLS)),
+        "B006": (role == R_DEFAULT) & (xp.isin(kind, const(MUTABLE)) | mutable_call),
+        "B008": in_default & is_call & ~mutable_call & ~xp.isin(qn, const(IMMUTABLE_CALLS)),
         "S307": is_call & (qn == qhash("eval")),
         "S102": is_call & (qn == qhash("exec")),
-        "E711": cmp_const & ((flags & F_NONE) > 0),
-        "E712": cmp_const & ((flags & F_BOOL) > 0),
+        "E711": (flags & F_CMP_NONE) > 0,
+        "E712": (flags & F_CMP_BOOL) > 0,  # reported at the comparison, as ruff does
     }
     if th.banned_calls:
         out["GB201"] = is_call & xp.isin(qn, const(_hashes(th.banned_calls)))

@@ -36,14 +36,14 @@ def add_duplicates(result, executor, policy) -> None:
     executor.stats.for_op("duplicates", "gpu" if backend.is_gpu else "cpu").add_batch(
         len(reports), time.perf_counter() - t0, work=nodes)
     result.duplicates = groups
-    quiet = {r.path: set(r.features.quiet.tolist()) for r in reports}
+    quiet = {r.path: set(r.features.quiet.tolist()) for r in reports}  # 0: the whole file (`# ruff: noqa`)
     added: dict[str, list[Finding]] = {}
     for group in groups:
         for k, m in enumerate(group.members):
             others = [o for i, o in enumerate(group.members) if i != k][:MAX_RELATED]
             f = Finding(m.path, m.line, 0, "GB301", _message(group, k), policy.level("GB301"), m.end_line, 0,
                         tuple((o.path, o.line, o.end_line) for o in others))
-            if policy.enabled("GB301", m.path) and m.line not in quiet[m.path]:
+            if policy.enabled("GB301", m.path) and not quiet[m.path] & {0, m.line}:
                 added.setdefault(m.path, []).append(f)
     result.files = [dataclasses.replace(r, findings=tuple(sorted(r.findings + tuple(added[r.path]),
                                                                  key=lambda x: (x.line, x.col, x.code))))

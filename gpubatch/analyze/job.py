@@ -32,7 +32,8 @@ RULES = {
     "S102": ("exec-builtin", "`exec` runs arbitrary code."),
     "E711": ("none-comparison", "Compare with None using `is` / `is not`."),
     "E712": ("true-false-comparison", "Compare with True/False by truth value or `is`."),
-    "C901": ("complex-structure", "Cyclomatic complexity (as radon cc counts it) above analyze.max_complexity."),
+    "C901": ("complex-structure", "Cyclomatic complexity above analyze.max_complexity (as radon cc counts it, or "
+             "mccabe and ruff under analyze.complexity = \"mccabe\")."),
     "GB101": ("function-too-long", "Function longer than analyze.max_function_lines."),
     "GB102": ("nesting-too-deep", "Statements nested deeper than analyze.max_nesting."),
     "GB103": ("too-many-parameters", "More parameters than analyze.max_params."),
@@ -177,6 +178,10 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
     nodes, blocks = to_device(xp, nodes_h), to_device(xp, blocks_h)
     metrics = block_metrics(xp, nodes, blocks, backend.asarray)
     complexity, nesting, methods = (host(xp, a) for a in metrics)
+    if policy.thresholds.complexity == "mccabe":
+        from .mccabe import mccabe_complexity
+
+        complexity = host(xp, mccabe_complexity(xp, nodes, blocks, backend.asarray))
     masks = {code: host(xp, xp.flatnonzero(m))
              for code, m in rule_masks(xp, nodes, policy.thresholds, backend.asarray).items()}
     per_file: dict[int, list[Finding]] = {i: [] for i in range(len(good))}
@@ -185,7 +190,10 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
     for code, idx in masks.items():
         for i in idx:
             f = int(nodes_h["file"][i])
-            per_file[f].append(_finding(good[f], code, nodes_h, int(i), policy))
+            if code == "B006" and good[f].path.endswith(".pyi"):
+                continue  # stubs: defaults there are never evaluated (ruff skips B006 in stubs too)
+            at = int(nodes_h["parent"][i]) if code in _AT_PARENT else int(i)
+            per_file[f].append(_finding(good[f], code, nodes_h, at, policy))
     offset = 0
     for f, ft in enumerate(good):
         for k, b in enumerate(ft.blocks):
@@ -233,6 +241,9 @@ _MESSAGES = {"E722": "Do not use bare `except`", "B006": "Do not use mutable dat
              "`True` or `False`", "GB201": "Call to a banned function", "GB202": "Import of a banned module"}
 
 
+_AT_PARENT = {"E712"}  # reported at the node holding the flagged one: a `== True` at its comparison
+
+
 def _finding(ft: FileTensors, code: str, nodes: dict, i: int, policy: Policy) -> Finding:
     return Finding(ft.path, int(nodes["line"][i]), int(nodes["col"][i]), code, _MESSAGES[code], policy.level(code),
                    int(nodes["end_line"][i]), int(nodes["end_col"][i]))
@@ -250,8 +261,12 @@ def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
 
 
 def noqa_allows(noqa: dict, line: int, code: str) -> bool:
-    """Whether the file's `noqa` comments let a finding of `code` at `line` through."""
-    codes = noqa.get(line)
+    """Whether the file's `noqa` comments (and its file-level `# ruff: noqa`) let a finding of `code` at `line`
+    through."""
+    codes = noqa.get(line) if line else None
+    whole = noqa.get(0)  # the file-level exemption: every code, or those named exactly (as ruff matches them)
+    if whole is not None and (not whole or code in whole):
+        return False
     return codes is None or bool(codes and not any(code.startswith(c) for c in codes))
 
 

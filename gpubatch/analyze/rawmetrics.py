@@ -23,6 +23,9 @@ import numpy as np
 _TOKENS = re.compile(r"""'''(?:[^'\\]+|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]+|\\.|"(?!""))*\"\"\""""
                      r"""|'(?:[^'\\\n]+|\\.)*'|"(?:[^"\\\n]+|\\.)*"|#[^\n]*""", re.S)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+# ruff's file-level exemption: a comment on its own line, `# ruff: noqa` or `# flake8: noqa`, for the whole
+# file or, followed by `: CODES`, for those codes
+_FILE_NOQA = re.compile(r"#\s*(?:ruff|flake8)\s*:\s*(?i:noqa)(?:\s*:\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?")
 _FSTRING_TOKENS = sys.version_info >= (3, 12)  # 3.12+ tokenizes f-strings into parts, colons included
 
 STR, FSTR, COMMENT, CONT = 2, 4, 3, 1  # marker bytes in the cleaned text
@@ -151,12 +154,17 @@ def _logical_lines(run: str) -> int:
 
 def _noqa_lines(text: str, norm: str, found: list[tuple[int, str]]) -> dict[int, list[str]]:
     """`# noqa[: CODES]` comments by the parser's line numbers (which, unlike str.splitlines, only break on
-    \\n, \\r\\n and \\r)."""
+    \\n, \\r\\n and \\r); line 0 holds the file-level exemptions (`# ruff: noqa[: CODES]`)."""
     if not found:
         return {}
     real_break = np.cumsum([ln[-1:] in ("\n", "\r") for ln in text.splitlines(True)])
     out: dict[int, list[str]] = {}
     for pos, comment in found:
+        whole = _FILE_NOQA.match(comment) if pos == 0 or norm[pos - 1] == "\n" else None
+        if whole:
+            codes = re.split(r"[,\s]+", whole.group("codes")) if whole.group("codes") else []
+            out[0] = [] if 0 in out and not out[0] or not codes else out.get(0, []) + codes
+            continue
         m = _NOQA.search(comment)
         if not m:
             continue

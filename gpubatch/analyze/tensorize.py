@@ -31,15 +31,17 @@ KINDS = sorted(c.__name__ for c in (*ast.AST.__subclasses__(), *[s for b in ast.
 KIND = {name: i for i, name in enumerate(dict.fromkeys(KINDS))}
 COLUMNS = ("kind", "parent", "line", "col", "end_line", "end_col", "owner", "dead", "a", "b", "role", "flags",
            "nest", "qname", "val")
-F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ, F_STR = 1, 2, 4, 8, 16
+F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ, F_STR, F_LAST_IRREFUTABLE = 1, 2, 4, 8, 16, 32
+F_CMP_NONE, F_CMP_BOOL = 64, 128  # a None / True / False compared by == or != (E711 / E712, as ruff decides)
 # `val`: what tells two nodes of one kind apart in the source. Operators (a BinOp's op, a Compare's ops...)
 # are small numbers below OP_VALUES (clone detection keeps them when it forgets names); names, attributes
 # and constants are 62-bit hashes of their text at or above it.
 OP_VALUES = 1 << 16
 # a def's default value, a node inside a default, a def's arguments, a lambda's arguments and default values
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
+R_EXEMPT_DEFAULT = 6  # the default of a parameter annotated with an immutable type: neither B006 nor B008
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
-VERSION = "10"
+VERSION = "11"
 
 
 def qhash(name: str) -> int:
@@ -114,6 +116,7 @@ class _Flatten:
         self.aliases: dict[str, str] = {}
         self.calls: list[tuple[int, str]] = []  # resolved through the file's imports once the walk is done
         self.values: dict = {}  # a name's or constant's text -> its number here (hashed once the walk is done)
+        self.compared: list[tuple[int, int, int, int]] = []  # (Compare row, operand line, col, flag)
 
     def _special(self, node: ast.AST, t: type, row: list[int]) -> None:
         if t in _NAMED:
@@ -134,6 +137,8 @@ class _Flatten:
         elif t is ast.Match:
             row[8] = len(node.cases)
             row[9] = int(any(getattr(c.pattern, "pattern", False) is None for c in node.cases))
+            last = node.cases[-1]
+            row[11] |= F_LAST_IRREFUTABLE if last.guard is None and _irrefutable(last.pattern) else 0
         elif t is ast.ExceptHandler:
             if node.type is None and not _reraises(node):
                 row[11] |= F_BARE_EXCEPT  # like ruff: a bare except that re-raises is fine
@@ -142,7 +147,9 @@ class _Flatten:
             row[11] |= F_NONE if v is None else F_BOOL if isinstance(v, bool) else F_STR if type(v) is str else 0
             row[14] = self.values.setdefault((type(v), v), len(self.values)) + OP_VALUES
         elif t is ast.Compare:
-            row[11] |= F_EQ if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops) else 0
+            if any(type(op) in _EQ_OPS for op in node.ops):
+                row[11] |= F_EQ
+                self._literal_comparisons(node)
             row[14] = functools.reduce(lambda acc, op: (acc * 37 + _OP[type(op)]) % (OP_VALUES - 1) + 1, node.ops, 0)
         elif t is ast.Call:
             name = _dotted(node.func)
@@ -157,6 +164,30 @@ class _Flatten:
             if node.level == 0:
                 for a in node.names:
                     self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+
+    def _literal_comparisons(self, node: ast.Compare) -> None:
+        """The operands ruff's E711 / E712 report: with == or != beside them, and the operand across it not a
+        constant other than None / True / False / `...` (the left one is checked against the first op only)."""
+        operands = [node.left, *node.comparators]
+        me = len(self.rows) - 1
+        for i, op in enumerate(node.ops):
+            if type(op) not in _EQ_OPS:
+                continue
+            marks = [operands[i + 1]] if not _constant_non_singleton(operands[i]) else []
+            if i == 0 and not _constant_non_singleton(operands[1]):
+                marks.append(operands[0])
+            for e in marks:
+                if type(e) is ast.Constant and (e.value is None or type(e.value) is bool):
+                    self.compared.append((me, e.lineno, e.col_offset, F_CMP_NONE if e.value is None else F_CMP_BOOL))
+
+    def mark_comparisons(self) -> None:
+        """Flag the compared literals' rows (written after their Compare's, among its children)."""
+        rows = self.rows
+        for me, line, col, flag in self.compared:
+            j = me + 1
+            while not (rows[j][1] == me and rows[j][2] == line and rows[j][3] == col):
+                j += 1
+            rows[j][11] |= flag
 
     def walk(self, node: ast.AST, parent: int, owner: int, dead: int, role: int, nest: int) -> None:
         t = type(node)
@@ -202,8 +233,11 @@ class _Flatten:
         child_nest = nest + 1 if t in _COMPOUND_T else nest
         child_dead = dead or int(t is ast.Assert)
         defaults: set = set()
+        exempt: set = set()
         if t is ast.arguments and role in (R_DEF_ARGS, R_LAMBDA_ARGS):
             defaults = {id(d) for d in node.defaults} | {id(d) for d in node.kw_defaults if d is not None}
+            if role == R_DEF_ARGS:
+                exempt = self._immutably_annotated(node)
         default_role = R_DEFAULT if role == R_DEF_ARGS else R_LAMBDA_DEFAULT
         inner_role = R_IN_DEFAULT if role in (R_DEFAULT, R_IN_DEFAULT, R_LAMBDA_DEFAULT) and t is not ast.Lambda else 0
         lambda_args = node.args if t is ast.Lambda else None
@@ -214,9 +248,49 @@ class _Flatten:
             for child in (value if isinstance(value, list) else (value,)):
                 if not isinstance(child, ast.AST):
                     continue
-                child_role = (default_role if defaults and id(child) in defaults
+                child_role = (R_EXEMPT_DEFAULT if exempt and id(child) in exempt
+                              else default_role if defaults and id(child) in defaults
                               else R_LAMBDA_ARGS if child is lambda_args else inner_role)
                 self.walk(child, me, owner, child_dead, child_role, nest if child is elif_child else child_nest)
+
+    def _immutably_annotated(self, args: ast.arguments) -> set[int]:
+        """ids of the defaults whose parameter is annotated with an immutable type (`Sequence[int]`, `str | None`):
+        ruff's B006 and B008 let those be."""
+        positional = [*args.posonlyargs, *args.args]
+        pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+                 *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
+        return {id(d) for a, d in pairs if a.annotation is not None and self._immutable(a.annotation)}
+
+    def _immutable(self, e: ast.AST) -> bool:
+        t = type(e)
+        if t is ast.Name or t is ast.Attribute:
+            return self._resolve(_dotted(e)) in _IMMUTABLE_TYPES
+        if t is ast.Subscript:
+            name = self._resolve(_dotted(e.value))
+            inner = e.slice.elts if type(e.slice) is ast.Tuple else None
+            if name in _IMMUTABLE_GENERICS:
+                return True
+            if name == "typing.Union":
+                return inner is not None and all(self._immutable(x) for x in inner)
+            if name == "typing.Optional":
+                return self._immutable(e.slice)
+            if name in ("typing.Annotated", "typing_extensions.Annotated"):
+                return bool(inner) and self._immutable(inner[0])
+            return False
+        if t is ast.BinOp:
+            return type(e.op) is ast.BitOr and self._immutable(e.left) and self._immutable(e.right)
+        return t is ast.Constant and e.value is None
+
+    def _resolve(self, name: str) -> str:
+        """A dotted name through the file's imports so far ("" when it is not a plain name). An attribute of a
+        name that no import binds belongs to a local value, not to a module: it resolves to nothing known."""
+        head, _, rest = name.partition(".")
+        if not rest:
+            return self.aliases.get(head, head)
+        if head not in self.aliases:
+            return f"<local>.{name}"
+        full = f"{self.aliases[head]}.{rest}"
+        return full[9:] if full.startswith("builtins.") else full  # `builtins.eval` is `eval`
 
     def _walk_def(self, node, t, me: int, owner: int) -> None:
         kind = "C" if t is ast.ClassDef else "F"
@@ -233,8 +307,7 @@ class _Flatten:
 
     def resolve_calls(self) -> None:
         for row, name in self.calls:
-            head, _, rest = name.partition(".")
-            self.rows[row][13] = qhash(self.aliases.get(head, head) + ("." + rest if rest else ""))
+            self.rows[row][13] = qhash(self._resolve(name))
 
     def value_hashes(self) -> np.ndarray:
         """The 62-bit hash (at least OP_VALUES) of each numbered name or constant, in number order: the same
@@ -250,9 +323,39 @@ class _Flatten:
         return out
 
 
+_EQ_OPS = (ast.Eq, ast.NotEq)
+# ruff's immutable annotations (B006 / B008 exemptions): plain types, and generics whatever their arguments
+_IMMUTABLE_GENERICS = frozenset({"tuple", *(f"collections.abc.{n}" for n in (
+    "ByteString", "Collection", "Container", "Iterable", "Mapping", "Reversible", "Sequence", "Set")),
+    *(f"typing.{n}" for n in ("AbstractSet", "ByteString", "Callable", "Collection", "Container", "FrozenSet",
+                              "Iterable", "Literal", "Mapping", "Never", "NoReturn", "Reversible", "Sequence",
+                              "Tuple"))})
+_IMMUTABLE_TYPES = _IMMUTABLE_GENERICS | {"bool", "bytes", "complex", "float", "frozenset", "int", "object", "range",
+                                          "str", "collections.abc.Sized", "typing.LiteralString", "typing.Sized"}
+
+
+def _constant_non_singleton(e: ast.AST) -> bool:
+    """A literal other than None / True / False / `...`, or a tuple of literals (ruff's reading)."""
+    return _constant(e) and not (type(e) is ast.Constant and (e.value is None or e.value is ... or type(e.value) is bool))
+
+
+def _constant(e: ast.AST) -> bool:
+    if type(e) is ast.Tuple:
+        return all(_constant(x) for x in e.elts)
+    return type(e) is ast.Constant
+
+
 def _reraises(handler: ast.ExceptHandler) -> bool:
     """Whether the handler's body re-raises with a bare `raise` at its top level (as ruff exempts it)."""
     return any(isinstance(n, ast.Raise) and n.exc is None for n in handler.body)
+
+
+def _irrefutable(pattern: ast.AST) -> bool:
+    """Whether a case pattern matches anything (`_`, a capture, an alternative of them): mccabe's C901, as ruff
+    counts it, does not count such a last case."""
+    if isinstance(pattern, ast.MatchAs):
+        return pattern.pattern is None or _irrefutable(pattern.pattern)
+    return isinstance(pattern, ast.MatchOr) and any(_irrefutable(p) for p in pattern.patterns)
 
 
 def _dotted(node: ast.AST) -> str:
@@ -350,6 +453,7 @@ def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
         sys.setrecursionlimit(max(limit, 20_000))
         flat.walk(tree, -1, -1, 0, 0, 0)
         flat.resolve_calls()
+        flat.mark_comparisons()
     except RecursionError:
         ft.error = ("E999", "syntax tree too deep to flatten", 1, 0)
         return ft

@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
                                                          "findings when the file does not exist; when it does, "
                                                          "only findings not in it are reported.")] = None,
     ) -> int:
-        """Metrics (complexity as radon counts it), rules under familiar codes, reports, exit codes."""
+        """Metrics (complexity as radon or mccabe counts it), rules under ruff's codes, reports, exit codes."""
         from gpubatch.analyze.batched import Thresholds
         from gpubatch.analyze.discover import discover
         from gpubatch.analyze.job import LEVELS, RULES, Policy, run_analyze
@@ -69,7 +69,8 @@ def register(app: typer.Typer) -> None:
         policy = Policy(
             Thresholds(cfg.get("analyze.max_complexity"), cfg.get("analyze.max_function_lines"),
                        cfg.get("analyze.max_nesting"), cfg.get("analyze.max_params"),
-                       tuple(cfg.get("analyze.rules.banned_calls")), tuple(cfg.get("analyze.rules.banned_imports"))),
+                       tuple(cfg.get("analyze.rules.banned_calls")), tuple(cfg.get("analyze.rules.banned_imports")),
+                       cfg.get("analyze.complexity")),
             split(select) if select else tuple(cfg.get("analyze.select")),
             split(ignore) if ignore else tuple(cfg.get("analyze.ignore")),
             tuple(cfg.get("analyze.severity").items()),

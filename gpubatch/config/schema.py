@@ -81,6 +81,9 @@ KEYS: tuple[Key, ...] = (
        min=1, max=1 << 40),
     _k("analyze.max_complexity", int, 10, "C901 threshold: cyclomatic complexity above this is a finding.",
        min=1, max=10_000),
+    _k("analyze.complexity", str, "radon", "C901's definition: radon (radon cc: boolean operators, "
+       "if-expressions, comprehensions and asserts count) or mccabe (ruff's and flake8's C901: statements only, "
+       "nested functions included).", choices=("radon", "mccabe")),
     _k("analyze.max_function_lines", int, 100, "GB101 threshold: longest function body in lines.", min=1,
        max=1_000_000),
     _k("analyze.max_nesting", int, 5, "GB102 threshold: deepest block nesting inside a function.", min=1, max=1000),

@@ -289,6 +289,15 @@ def test_analyze_max_complexity(tmp_path):
     _threshold(tmp_path, "max_complexity", "C901", 2, 10)
 
 
+def test_analyze_complexity(tmp_path):
+    """radon counts boolean operators, mccabe (ruff's C901) nested functions."""
+    src = {"f.py": "def f(a, b):\n    def g():\n        pass\n    return a and b or a\n\n\n"
+                   "def h(a):\n    def i():\n        pass\n    def j():\n        pass\n"}
+    found = {k: [f["message"] for f in analyze(tmp_path, src, analyze__complexity=k, analyze__max_complexity=2)[1]
+                 ["findings"] if f["code"] == "C901"] for k in ("radon", "mccabe")}
+    assert found == {"radon": ["`f` is too complex (3 > 2)"], "mccabe": ["`h` is too complex (3 > 2)"]}
+
+
 def test_analyze_max_function_lines(tmp_path):
     _threshold(tmp_path, "max_function_lines", "GB101", 3, 100)
 
