@@ -58,6 +58,7 @@ class Block:
     complexity: int
     params: int
     nesting: int
+    halstead: tuple[int, ...] = ()  # a function's or method's h1, h2, N1, N2 (radon hal), body only
 
 
 def concat(files: list[FileTensors]):

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from ..engine import BatchExecutor, BatchOp
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
+from .halstead import halstead_counts, maintainability, mi_rank, report
 from .cache import ResultCache, policy_key, prepare as prepare_cache
 from .parse import CacheTally, parsed
 from .tensorize import FileTensors
@@ -68,6 +69,7 @@ class FileReport:
     error: str | None = None
     cached: bool = False
     features: Any = field(default=None, compare=False, repr=False)  # clone features under --duplicates
+    metrics: dict = field(default_factory=dict)  # file-level: halstead (radon hal), mi and mi_rank (radon mi)
 
 
 @dataclass
@@ -76,6 +78,7 @@ class AnalyzeResult:
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)  # what the run could not do (cache), said once each
     duplicates: list = field(default_factory=list)  # clone groups (clones.groups.CloneGroup) under --duplicates
+    gate_failures: list[str] = field(default_factory=list)  # xenon's gates exceeded (analyze.max_absolute...)
 
     @property
     def findings(self) -> list[Finding]:
@@ -154,8 +157,8 @@ def _analyze_batch(payload: tuple, backend, policy: Policy, cache_dir: str | Non
 
 def _to_dict(rep: FileReport) -> dict:
     out = {"findings": [[f.line, f.col, f.code, f.message, f.severity, f.end_line, f.end_col] for f in rep.findings],
-           "blocks": [[b.kind, b.name, b.line, b.col, b.end_line, b.complexity, b.params, b.nesting]
-                      for b in rep.blocks], "raw": rep.raw, "nodes": rep.nodes}
+           "blocks": [[b.kind, b.name, b.line, b.col, b.end_line, b.complexity, b.params, b.nesting, b.halstead]
+                      for b in rep.blocks], "raw": rep.raw, "nodes": rep.nodes, "metrics": rep.metrics}
     if rep.features is not None:
         out["features"] = base64.b64encode(rep.features.to_bytes()).decode("ascii")
     return out
@@ -168,7 +171,8 @@ def _from_dict(path: str, d: dict) -> FileReport:
 
         features = Features.from_bytes(base64.b64decode(d["features"]))
     return FileReport(path, tuple(Finding(path, *f) for f in d["findings"]),
-                      tuple(Block(*b) for b in d["blocks"]), d["raw"], d["nodes"], None, True, features)
+                      tuple(Block(*b[:8], tuple(b[8])) for b in d["blocks"]), d["raw"], d["nodes"], None, True,
+                      features, d["metrics"])
 
 
 def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Policy) -> list[FileReport]:
@@ -178,6 +182,7 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
     nodes, blocks = to_device(xp, nodes_h), to_device(xp, blocks_h)
     metrics = block_metrics(xp, nodes, blocks, backend.asarray)
     complexity, nesting, methods = (host(xp, a) for a in metrics)
+    hal_file, hal_fn, total = (host(xp, a) for a in halstead_counts(xp, nodes, blocks, len(good)))
     if policy.thresholds.complexity == "mccabe":
         from .mccabe import mccabe_complexity
 
@@ -201,7 +206,8 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
             is_method = bool(methods[g])
             top = b[5] < 0 or is_method and ft.blocks[b[5]][5] < 0
             kind = "C" if b[0] == "C" else ("M" if is_method else "F")
-            blk = Block(kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]))
+            blk = Block(kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]),
+                        () if kind == "C" else tuple(int(x) for x in hal_fn[:, g]))
             if top:
                 blocks_of[f].append(blk)
             if b[0] == "C":
@@ -228,8 +234,10 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
             out.append(FileReport(ft.path, tuple(fnd), (), {}, 0, msg))
             continue
         keep = tuple(sorted((x for x in per_file[gi] if _kept(x, ft, policy)), key=lambda x: (x.line, x.col, x.code)))
+        hal = report(*(int(x) for x in hal_file[:, gi]))
+        mi = maintainability(hal["volume"], int(total[gi]), ft.raw)
         out.append(FileReport(ft.path, keep, tuple(blocks_of[gi]), ft.raw, len(ft.nodes["kind"]), None, ft.cached,
-                              features[gi]))
+                              features[gi], {"halstead": hal, "mi": mi, "mi_rank": mi_rank(mi)}))
         gi += 1
     return out
 

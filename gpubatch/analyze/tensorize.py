@@ -32,6 +32,9 @@ KIND = {name: i for i, name in enumerate(dict.fromkeys(KINDS))}
 COLUMNS = ("kind", "parent", "line", "col", "end_line", "end_col", "owner", "dead", "a", "b", "role", "flags",
            "nest", "qname", "val")
 F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ, F_STR, F_LAST_IRREFUTABLE = 1, 2, 4, 8, 16, 32
+# `dead`: what radon cc's visitor skips: 1 a class's decorators and bases, or an assert; 2 a function's decorators
+# and signature, which radon's Halstead visitor skips too
+DEAD_CLASS_HEAD, DEAD_SIGNATURE = 1, 2
 F_CMP_NONE, F_CMP_BOOL = 64, 128  # a None / True / False compared by == or != (E711 / E712, as ruff decides)
 # `val`: what tells two nodes of one kind apart in the source. Operators (a BinOp's op, a Compare's ops...)
 # are small numbers below OP_VALUES (clone detection keeps them when it forgets names); names, attributes
@@ -147,6 +150,7 @@ class _Flatten:
             row[11] |= F_NONE if v is None else F_BOOL if isinstance(v, bool) else F_STR if type(v) is str else 0
             row[14] = self.values.setdefault((type(v), v), len(self.values)) + OP_VALUES
         elif t is ast.Compare:
+            row[8], row[9] = len(node.ops), functools.reduce(lambda acc, op: acc | 1 << _OP[type(op)], node.ops, 0)
             if any(type(op) in _EQ_OPS for op in node.ops):
                 row[11] |= F_EQ
                 self._literal_comparisons(node)
@@ -302,17 +306,20 @@ class _Flatten:
             for child in (value if isinstance(value, list) else (value,)):
                 if isinstance(child, ast.AST):
                     in_body = fname == "body"
-                    self.walk(child, me, inner if in_body else owner, int(not in_body),
+                    self.walk(child, me, inner if in_body else owner,
+                              0 if in_body else DEAD_CLASS_HEAD if kind == "C" else DEAD_SIGNATURE,
                               R_DEF_ARGS if fname == "args" else 0, 0)
 
     def resolve_calls(self) -> None:
         for row, name in self.calls:
             self.rows[row][13] = qhash(self._resolve(name))
 
-    def value_hashes(self) -> np.ndarray:
+    def value_hashes(self) -> tuple[np.ndarray, np.ndarray]:
         """The 62-bit hash (at least OP_VALUES) of each numbered name or constant, in number order: the same
-        text gets the same value in every file and process."""
+        text gets the same value in every file and process. Second, each constant's Halstead operand: equal
+        where Python's `==` is (1, 1.0 and True; a string and the name it spells), as radon's sets compare."""
         out = np.empty(len(self.values), np.int64)
+        operand = np.zeros(len(self.values), np.int64)
         for key, i in self.values.items():
             try:
                 text = (key if type(key) is str else f"{key[0].__name__}:{key[1]!r}" if type(key) is tuple
@@ -320,7 +327,24 @@ class _Flatten:
             except ValueError:  # an int too long for repr (sys.set_int_max_str_digits)
                 text = f"{key[0].__name__}:{key[1].bit_length()}"
             out[i] = (qhash(text) & ((1 << 61) - 1)) | (1 << 61)
-        return out
+            if type(key) is tuple:
+                operand[i] = _operand_key(key[1], text)
+        return out, operand
+
+
+def _operand_key(v, text: str) -> int:
+    """A constant's Halstead operand: a string as the name it spells; other values above every name's, numbers
+    by value across int, float, bool and complex."""
+    if type(v) is str:  # `qhash(v)` of a name's text, and a lone surrogate (`"\ud800"`) passes too
+        digest = hashlib.blake2b(v.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        return (int.from_bytes(digest, "little", signed=True) & ((1 << 61) - 1)) | (1 << 61)
+    if type(v) is complex and v.imag == 0:
+        v = v.real
+    if type(v) is float and v.is_integer():
+        v = int(v)
+    if type(v) in (int, bool):
+        text = f"number:{int(v)}" if abs(v) < 1 << 64 else text
+    return (qhash(text) & ((1 << 61) - 1)) | (1 << 62)
 
 
 _EQ_OPS = (ast.Eq, ast.NotEq)
@@ -461,7 +485,10 @@ def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
         sys.setrecursionlimit(limit)
     arr = np.asarray(flat.rows, dtype=np.int64).reshape(-1, len(COLUMNS))
     numbered = arr[:, 14] >= OP_VALUES
-    arr[numbered, 14] = flat.value_hashes()[arr[numbered, 14] - OP_VALUES]
+    hashes, operands = flat.value_hashes()
+    constants = arr[:, 0] == _CONST_KIND  # their qname column (calls' and imports' only) holds the operand
+    arr[constants, 13] = operands[arr[constants, 14] - OP_VALUES]
+    arr[numbered, 14] = hashes[arr[numbered, 14] - OP_VALUES]
     ft.table = arr
     ft.nodes = {c: arr[:, k] for k, c in enumerate(COLUMNS)}
     ft.blocks = flat.blocks

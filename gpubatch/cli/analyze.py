@@ -42,6 +42,14 @@ def register(app: typer.Typer) -> None:
         baseline: Annotated[Optional[Path], typer.Option(help="Findings to accept: written with the current "
                                                          "findings when the file does not exist; when it does, "
                                                          "only findings not in it are reported.")] = None,
+        max_absolute: Annotated[Optional[str], typer.Option(metavar="RANK", help="Exit 1 when a block's "
+                                                            "complexity ranks above this letter (A-F, xenon's "
+                                                            "gate).")] = None,
+        max_modules: Annotated[Optional[str], typer.Option(metavar="RANK", help="Exit 1 when a module's average "
+                                                           "complexity ranks above this letter.")] = None,
+        max_average: Annotated[Optional[str], typer.Option(metavar="RANK", help="Exit 1 when the average "
+                                                           "complexity of all blocks ranks above this "
+                                                           "letter.")] = None,
     ) -> int:
         """Metrics (complexity as radon or mccabe counts it), rules under ruff's codes, reports, exit codes."""
         from gpubatch.analyze.batched import Thresholds
@@ -64,6 +72,7 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"no such file or directory: {', '.join(missing)}")
         if output is not None:
             check_outputs(_sources_near(output, paths), **{"--output": output})
+        gates = _gates(cfg, max_absolute, max_modules, max_average)
         accepted = _baseline_entries(baseline, paths)
         split = (lambda s: tuple(x.strip().upper() for x in s.split(",") if x.strip()))
         policy = Policy(
@@ -99,6 +108,10 @@ def register(app: typer.Typer) -> None:
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         if baseline is not None:
             result, level = _baseline(run, baseline, accepted, result, level)
+        if gates:
+            from gpubatch.analyze.gates import gate_failures
+
+            result.gate_failures = gate_failures(result.files, gates)
         report = FORMATS[format_](result)
         if output:
             write_atomic(output, report)
@@ -107,7 +120,21 @@ def register(app: typer.Typer) -> None:
         if format_ == "text" and not run.quiet:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
-        return 1 if worst >= LEVELS[level] else 0
+        for line in result.gate_failures:  # why the run fails: said even under -q, as findings are
+            run.err.print(f"[red]gpubatch: {escape(line)}[/]", highlight=False)
+        return 1 if worst >= LEVELS[level] or result.gate_failures else 0
+
+
+def _gates(cfg, *flags: str | None):
+    """xenon's gates from the flags, else `analyze.max_absolute|modules|average`; a bad letter is a usage error."""
+    from gpubatch.analyze.gates import RANKS, Gates
+
+    names = ("max_absolute", "max_modules", "max_average")
+    given = [cfg.get(f"analyze.{n}") if f is None else f.strip().upper() for n, f in zip(names, flags)]
+    for n, g in zip(names, given):
+        if g and g not in RANKS:
+            raise UserError(f"--{n.replace('_', '-')} {g!r}: expected a rank letter A-F")
+    return Gates(*given)
 
 
 def _clone_settings(cfg):

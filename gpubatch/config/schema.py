@@ -38,6 +38,7 @@ def _k(name, type_, default, doc, **kw) -> Key:
 
 
 _FAIL_LEVELS = ("never", "info", "warning", "error")
+_RANK_GATES = ("", "A", "B", "C", "D", "E", "F")
 
 KEYS: tuple[Key, ...] = (
     # engine
@@ -84,6 +85,12 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.complexity", str, "radon", "C901's definition: radon (radon cc: boolean operators, "
        "if-expressions, comprehensions and asserts count) or mccabe (ruff's and flake8's C901: statements only, "
        "nested functions included).", choices=("radon", "mccabe")),
+    _k("analyze.max_absolute", str, "", "xenon's gate: exit 1 when a block's complexity rank (A-F, radon's) is "
+       "above this letter; empty: no gate.", choices=_RANK_GATES),
+    _k("analyze.max_modules", str, "", "xenon's gate: exit 1 when a module's average complexity rank is above "
+       "this letter; empty: no gate.", choices=_RANK_GATES),
+    _k("analyze.max_average", str, "", "xenon's gate: exit 1 when the average complexity of all blocks ranks "
+       "above this letter; empty: no gate.", choices=_RANK_GATES),
     _k("analyze.max_function_lines", int, 100, "GB101 threshold: longest function body in lines.", min=1,
        max=1_000_000),
     _k("analyze.max_nesting", int, 5, "GB102 threshold: deepest block nesting inside a function.", min=1, max=1000),

@@ -298,6 +298,28 @@ def test_analyze_complexity(tmp_path):
     assert found == {"radon": ["`f` is too complex (3 > 2)"], "mccabe": ["`h` is too complex (3 > 2)"]}
 
 
+GATED = {"g.py": "def f(a):\n" + "    if a:\n        pass\n" * 6}  # complexity 7: rank B
+
+
+def _gate(tmp_path, key: str, line: str) -> None:
+    code, report, _ = analyze(tmp_path, GATED, **{f"analyze__{key}": "A"})
+    assert code == 1 and len(report["summary"]["gates"]) == 1 and line in report["summary"]["gates"][0]
+    code, report, _ = analyze(tmp_path, {}, **{f"analyze__{key}": "B"})
+    assert code == 0 and report["summary"]["gates"] == []
+
+
+def test_analyze_max_absolute(tmp_path):
+    _gate(tmp_path, "max_absolute", "has a rank of B")
+
+
+def test_analyze_max_modules(tmp_path):
+    _gate(tmp_path, "max_modules", "module")
+
+
+def test_analyze_max_average(tmp_path):
+    _gate(tmp_path, "max_average", "average complexity is ranked B")
+
+
 def test_analyze_max_function_lines(tmp_path):
     _threshold(tmp_path, "max_function_lines", "GB101", 3, 100)
 

@@ -5,11 +5,21 @@ under --duplicates, then `timings` (seconds, cached files): two runs of the same
 import json
 from dataclasses import fields
 
+from ..halstead import report
 from .summary import summary
 
 
 def _flat(obj) -> dict:
     return {f.name: getattr(obj, f.name) for f in fields(obj)}
+
+
+def _block(b) -> dict:
+    out = _flat(b)
+    if b.halstead:
+        out["halstead"] = report(*b.halstead)
+    else:
+        del out["halstead"]
+    return out
 
 
 def _finding(f) -> dict:
@@ -21,8 +31,8 @@ def _group(g) -> dict:
 
 
 def render(result, root=None) -> str:
-    files = [{"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw,
-              "blocks": [_flat(b) for b in r.blocks]} for r in result.files]
+    files = [{"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw, **r.metrics,
+              "blocks": [_block(b) for b in r.blocks]} for r in result.files]
     outcomes = summary(result)
     timings = {"seconds": outcomes.pop("seconds"), "cached_files": outcomes.pop("cached_files")}
     doc = {"summary": outcomes, "files": files, "findings": [_finding(f) for f in result.findings]}

@@ -13,7 +13,7 @@ def summary(result) -> dict:
             "by_severity": dict(Counter(f.severity for f in findings)),
             "most_complex": [{"path": p, "name": b.name, "line": b.line, "complexity": b.complexity} for p, b in top],
             "most_findings": [{"path": p, "findings": n} for p, n in per_file.most_common(10)],
-            "duplicates": duplicates_summary(result.duplicates),
+            "duplicates": duplicates_summary(result.duplicates), "gates": list(result.gate_failures),
             "cached_files": sum(1 for r in result.files if r.cached), "seconds": round(result.seconds, 3)}
 
 
