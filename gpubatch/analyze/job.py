@@ -17,6 +17,7 @@ from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks,
 from .halstead import halstead_counts, maintainability, mi_rank, report
 from .cache import ResultCache, policy_key, prepare as prepare_cache
 from .parse import CacheTally, parsed
+from .statindex import StatIndex
 from .tensorize import FileTensors
 
 SEVERITY = {"E999": "error", "E902": "error", "S307": "error", "S102": "error", "GB201": "error",
@@ -316,16 +317,26 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
     key = policy_key(policy) if cache_dir else None
     tally = CacheTally()
     names = names or {}
-    named = ((str(p), policy.path_key(names.get(str(p), str(p)))) for p in paths)
+    index = StatIndex(cache_dir, key) if cache_dir and not names else None
+    if index is not None:  # the warm path: files whose stat is indexed are not read at all
+        tally.count(index.note)
+        paths, hits, todo = index.serve(paths, policy.path_key, _from_dict)
+    else:
+        todo = paths
+    named = ((str(p), policy.path_key(names.get(str(p), str(p)))) for p in todo)
     runner = executor.runner
     if runner.workers_read_local_files and runner.width >= jobs and not names:  # workers as many as parsers
         from .onworkers import analyze_on_workers
 
         res.files = analyze_on_workers(list(named), executor, policy, max_bytes, cache_dir, key, tally,
-                                       _work_estimate(paths))
+                                       _work_estimate(todo))
     else:
         stream = (_named(tally.see(ft), names) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
-        res.files = executor.run_all(op, stream, label="files", work=_work_estimate(paths))
+        res.files = executor.run_all(op, stream, label="files", work=_work_estimate(todo))
+    if index is not None:
+        res.files = index.merge(paths, hits, res.files, policy.path_key, _to_dict)
+        if not index.save(len(paths)):
+            tally.count("cannot write entries")
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)
     if policy.duplicates is not None:

@@ -5,12 +5,12 @@ The one escaping layer of this format is `json.dumps`; a file name that is not v
 backslash escapes. Fingerprints are unique in the report: the path and the line hash SARIF uses.
 """
 import hashlib
-import json
 import os
 from pathlib import Path
 
 from .fingerprint import line_hashes, repo_path
 from .sarif import repository_root
+from .layout import layout
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
@@ -26,4 +26,4 @@ def render(result, root=None) -> str:
         issues.append({"description": f"{f.code} {f.message}", "check_name": f.code,
                        "fingerprint": hashlib.sha256(f"{path}\0{line_hash}".encode()).hexdigest(),
                        "severity": _SEVERITY[f.severity], "location": {"path": path, "lines": lines}})
-    return json.dumps(issues, indent=1) + "\n"
+    return layout(issues, 1) + "\n"

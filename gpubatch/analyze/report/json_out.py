@@ -2,15 +2,19 @@
 under --duplicates, then `timings` (seconds, cached files): two runs of the same tree agree on everything but
 `timings`, which `gpubatch diff` leaves out. Records are built field by field (a shallow dict per dataclass):
 `dataclasses.asdict` deep-copies every value and cost more than the encoding on large reports."""
-import json
 from dataclasses import fields
 
 from ..halstead import report
+from .layout import layout
 from .summary import summary
 
 
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _flat(obj) -> dict:
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+    names = _NAMES.get(type(obj)) or _NAMES.setdefault(type(obj), tuple(f.name for f in fields(obj)))
+    return {n: getattr(obj, n) for n in names}
 
 
 def _block(b) -> dict:
@@ -38,4 +42,4 @@ def render(result, root=None) -> str:
     doc = {"summary": outcomes, "files": files, "findings": [_finding(f) for f in result.findings]}
     if result.duplicates:
         doc["duplicates"] = [_group(g) for g in result.duplicates]
-    return json.dumps(doc | {"timings": timings}, indent=1) + "\n"
+    return layout(doc | {"timings": timings}, 2) + "\n"

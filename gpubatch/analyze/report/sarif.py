@@ -1,7 +1,6 @@
 """SARIF 2.1.0 for code scanning: rules with descriptions and help, percent-encoded artifact URIs relative to
 the repository root (the nearest folder with `.git`),
 full regions, and partial fingerprints that survive unrelated edits (hash of the finding's line text)."""
-import json
 import os
 from pathlib import Path
 from urllib.parse import quote
@@ -10,6 +9,7 @@ from ... import __version__
 from ..job import RULES, SEVERITY
 from .columns import char_col
 from .fingerprint import line_hashes
+from .layout import layout
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -67,4 +67,4 @@ def render(result, root=None) -> str:
                                "informationUri": "https://pypi.org/project/gpubatch/", "rules": rules}},
            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + quote(os.fsencode(root.as_posix())) + "/"}},
            "results": results, "columnKind": "unicodeCodePoints"}
-    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=1) + "\n"
+    return layout({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, 4) + "\n"

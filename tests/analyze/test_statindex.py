@@ -1,0 +1,80 @@
+"""The stat index: an unchanged file (same size, mtime and inode) is answered from the index without being
+read; a changed one is analysed again; a file changed within two seconds of the run is not indexed; a
+damaged index is no index and one warning."""
+import os
+import time
+
+from gpubatch.analyze import tensorize
+from gpubatch.analyze.batched import Thresholds
+from gpubatch.analyze.discover import discover
+from gpubatch.analyze.job import Policy, run_analyze
+from gpubatch.analyze.statindex import StatIndex
+from gpubatch.engine import BatchExecutor, EngineSettings
+
+from .test_analyze import SAMPLE
+
+POLICY = Policy(Thresholds(max_complexity=3))
+
+
+def _tree(tmp_path, age: float = 60.0):
+    src = tmp_path / "src"
+    src.mkdir(exist_ok=True)
+    for name, text in (("a.py", SAMPLE), ("b.py", "x = 1\n"), ("bad.py", "def (:\n")):
+        (src / name).write_text(text)
+        os.utime(src / name, (time.time() - age, time.time() - age))
+    return src
+
+
+def _run(src, cache):
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        return run_analyze(discover([src]), ex, POLICY, jobs=1, cache_dir=str(cache))
+
+
+def _never_read(monkeypatch):
+    def fail(*_):
+        raise AssertionError("a source file was read")
+
+    monkeypatch.setattr(tensorize, "read_source", fail)
+    monkeypatch.setattr("gpubatch.analyze.parse.read_source", fail)
+
+
+def test_unchanged_files_are_not_read(tmp_path, monkeypatch):
+    src, cache = _tree(tmp_path), tmp_path / "cache"
+    cold = _run(src, cache)
+    with monkeypatch.context() as m:
+        (src / "bad.py").unlink()  # a file with an error is never indexed: leave it out of the read-free run
+        _never_read(m)
+        warm = _run(src, cache)
+    assert [r.findings for r in warm.files] == [r.findings for r in cold.files if not r.path.endswith("bad.py")]
+    assert [r.metrics for r in warm.files] == [r.metrics for r in cold.files if not r.path.endswith("bad.py")]
+    assert all(r.cached for r in warm.files) and not warm.warnings
+
+
+def test_changed_file_is_analysed_again(tmp_path):
+    src, cache = _tree(tmp_path), tmp_path / "cache"
+    _run(src, cache)
+    (src / "b.py").write_text("eval('1')\n")
+    os.utime(src / "b.py", (time.time() - 30, time.time() - 30))
+    warm = _run(src, cache)
+    assert [f.code for f in warm.files[1].findings] == ["S307"] and not warm.files[1].cached
+
+
+def test_racily_clean_files_are_not_indexed(tmp_path):
+    src, cache = _tree(tmp_path, age=0.0), tmp_path / "cache"
+    _run(src, cache)
+    from gpubatch.analyze.cache import policy_key
+
+    assert StatIndex(str(cache), policy_key(POLICY)).entries == {}
+
+
+def test_damaged_index_is_no_index_and_one_warning(tmp_path):
+    src, cache = _tree(tmp_path), tmp_path / "cache"
+    cold = _run(src, cache)
+    index = next(cache.rglob("index/*.json"))
+    blob = bytearray(index.read_bytes())
+    blob[len(blob) // 2] ^= 0x20
+    index.write_bytes(bytes(blob))
+    warm = _run(src, cache)
+    assert [r.findings for r in warm.files] == [r.findings for r in cold.files]
+    assert len(warm.warnings) == 1 and "damaged" in warm.warnings[0]
+    assert not _run(src, cache).warnings  # written again, whole
