@@ -2,19 +2,15 @@
 under --duplicates, then `timings` (seconds, cached files): two runs of the same tree agree on everything but
 `timings`, which `gpubatch diff` leaves out. Records are built field by field (a shallow dict per dataclass):
 `dataclasses.asdict` deep-copies every value and cost more than the encoding on large reports."""
-from dataclasses import fields
-
 from ..halstead import report
 from .layout import layout
 from .summary import summary
 
 
-_NAMES: dict[type, tuple[str, ...]] = {}
-
-
 def _flat(obj) -> dict:
-    names = _NAMES.get(type(obj)) or _NAMES.setdefault(type(obj), tuple(f.name for f in fields(obj)))
-    return {n: getattr(obj, n) for n in names}
+    """A dataclass record's fields (its instance dict: the dataclasses here have no slots or extra
+    attributes), without `asdict`'s deep copy or a getattr per field."""
+    return dict(obj.__dict__)
 
 
 def _block(b) -> dict:

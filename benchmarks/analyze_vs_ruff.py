@@ -1,0 +1,122 @@
+"""`gpubatch analyze` against `ruff check` with the same codes, cold and warm, side by side in one run, with
+the peak memory of each command's whole process group; on trees of several sizes (copies of a tree, each file
+made unique) to see how time grows.
+
+    python benchmarks/analyze_vs_ruff.py --tree /usr/lib/python3.12 --copies 11,44 --ruff ruff \
+        --devices cpu,auto --repeats 2 --json out/vs_ruff.json
+
+Targets (issue 16): cold at most 3x ruff's cold time, warm at most 1.5x (2 cores) or 2x (16 cores) ruff's warm
+time, peak memory under 1 GB, `--device auto` never slower than `--device cpu`, 4x the files in at most 4.4x
+the time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from auto_vs_devices import make_tree  # noqa: E402
+
+CODES = "E722,B006,B008,S307,S102,E711,E712,C901"
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _group_rss(pgid: int) -> int:
+    """Bytes resident in every process of the group (Linux /proc)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.getpgid(int(pid)) != pgid:
+                continue
+            with open(f"/proc/{pid}/statm") as fh:
+                total += int(fh.read().split()[1]) * PAGE
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def measure(cmd: list[str], cwd: Path) -> dict:
+    """Wall time and peak resident memory of the command's process group (sampled every 20 ms)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _group_rss(proc.pid))
+        time.sleep(0.02)
+    seconds = time.perf_counter() - t0
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    out = {"seconds": round(seconds, 3), "peak_mb": round(peak / 2**20, 1), "exit": proc.returncode}
+    if proc.returncode not in (0, 1):
+        out["stderr"] = err[-1500:]
+    return out
+
+
+def best(cmd: list[str], cwd: Path, repeats: int) -> dict:
+    runs = [measure(cmd, cwd) for _ in range(repeats)]
+    top = min(runs, key=lambda r: r["seconds"])
+    return {**top, "all_seconds": [r["seconds"] for r in runs]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tree", default=str(Path(os.__file__).parent))
+    ap.add_argument("--copies", default="1")
+    ap.add_argument("--ruff", default="ruff")
+    ap.add_argument("--devices", default="cpu")
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    ruff = shlex.split(args.ruff)
+    rows: list[dict] = []
+    work = Path(tempfile.mkdtemp(prefix="vs-ruff-"))
+    try:
+        for copies in (int(c) for c in args.copies.split(",")):
+            tree = work / f"tree{copies}"
+            files = make_tree(Path(args.tree), copies, tree)
+            time.sleep(2.5)  # no file of the tree is "racily clean" for the warm runs
+            base = {"copies": copies, "files": files}
+            ruff_cmd = [*ruff, "check", "--isolated", "--select", CODES, "--exit-zero", "-q", str(tree)]
+            cache = work / f"ruff-cache{copies}"
+            rows.append({**base, "tool": "ruff", "phase": "cold",
+                         **best([*ruff_cmd, "--no-cache"], work, args.repeats)})
+            measure([*ruff_cmd, "--cache-dir", str(cache)], work)
+            rows.append({**base, "tool": "ruff", "phase": "warm",
+                         **best([*ruff_cmd, "--cache-dir", str(cache)], work, args.repeats)})
+            for device in args.devices.split(","):
+                cfg = work / f"cfg{copies}{device}.toml"
+                cfg.write_text(f'[analyze]\ncache_dir = "{work / f"gb-cache{copies}{device}"}"\n'
+                               f'select = {json.dumps(CODES.split(","))}\ncomplexity = "mccabe"\n')
+                ours = [sys.executable, "-m", "gpubatch", "analyze", str(tree), "--device", device, "--config",
+                        str(cfg), "--no-progress", "-q", "--fail-on", "never"]
+                rows.append({**base, "tool": f"gpubatch {device}", "phase": "cold",
+                             **best([*ours, "--no-cache"], work, args.repeats)})
+                measure(ours, work)
+                rows.append({**base, "tool": f"gpubatch {device}", "phase": "warm", **best(ours, work, args.repeats)})
+            for r in rows[-2 - 2 * len(args.devices.split(",")):]:
+                print(f"{r['files']:>6} files  {r['tool']:<15} {r['phase']:<5} {r['seconds']:8.2f} s "
+                      f"{r['peak_mb']:8.1f} MB", flush=True)
+            shutil.rmtree(tree, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    version = subprocess.run([*ruff, "--version"], capture_output=True, text=True).stdout.strip()
+    doc = {"date": date.today().isoformat(), "host": platform.node(), "cpus": os.cpu_count(),
+           "python": sys.version.split()[0], "ruff": version, "codes": CODES, "rows": rows}
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
