@@ -108,14 +108,19 @@ def main() -> None:
                 print(f"{r['files']:>6} files  {r['tool']:<15} {r['phase']:<5} {r['seconds']:8.2f} s "
                       f"{r['peak_mb']:8.1f} MB", flush=True)
             shutil.rmtree(tree, ignore_errors=True)
+            save(args.json, ruff, rows)  # after each size: a run cut short keeps what it measured
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def save(path: str | None, ruff: list[str], rows: list[dict]) -> None:
+    if not path:
+        return
     version = subprocess.run([*ruff, "--version"], capture_output=True, text=True).stdout.strip()
     doc = {"date": date.today().isoformat(), "host": platform.node(), "cpus": os.cpu_count(),
            "python": sys.version.split()[0], "ruff": version, "codes": CODES, "rows": rows}
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":

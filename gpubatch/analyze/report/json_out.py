@@ -14,7 +14,7 @@ def _flat(obj) -> dict:
 
 
 def _block(b) -> dict:
-    out = _flat(b)
+    out = b._asdict()
     if b.halstead:
         out["halstead"] = report(*b.halstead)
     else:
