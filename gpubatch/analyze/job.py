@@ -300,10 +300,12 @@ def _named(ft: FileTensors, names: dict[str, str]) -> FileTensors:
 
 def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, jobs: int = 0,
                 max_bytes: int = 4_000_000, cache_dir: str | None = None,
-                names: dict[str, str] | None = None) -> AnalyzeResult:
+                names: dict[str, str] | None = None, content_cache: bool = True) -> AnalyzeResult:
     """Analyse every file of `paths`. An unusable cache directory means no cache and one warning in
     `AnalyzeResult.warnings`, never a failed run. `names` gives a file another name in the rules and the
-    report (stdin's contents, read from a temporary file, under `--stdin-filename`)."""
+    report (stdin's contents, read from a temporary file, under `--stdin-filename`). With `cache_dir`, finished
+    reports are indexed by each file's stat; `content_cache` also keeps parsed tensors and reports by content
+    (another policy, or a touched but unchanged file, then parses nothing)."""
     t0 = time.perf_counter()
     res = AnalyzeResult()
     if cache_dir:
@@ -312,7 +314,8 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
             res.warnings.append(f"cache disabled: {why}")
             cache_dir = None
     jobs = jobs or os.cpu_count() or 1
-    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy, cache_dir=cache_dir),
+    by_content = cache_dir if content_cache else None  # tensors and reports by content, beside the index
+    op = BatchOp("analyze", functools.partial(_analyze_batch, policy=policy, cache_dir=by_content),
                  prepare=prepare_batch, work=batch_work, cpu_threshold=CPU_THRESHOLD, gpu_gain=GPU_GAIN)
     key = policy_key(policy) if cache_dir else None
     tally = CacheTally()
@@ -328,10 +331,10 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
     if runner.workers_read_local_files and runner.width >= jobs and not names:  # workers as many as parsers
         from .onworkers import analyze_on_workers
 
-        res.files = analyze_on_workers(list(named), executor, policy, max_bytes, cache_dir, key, tally,
+        res.files = analyze_on_workers(list(named), executor, policy, max_bytes, by_content, key, tally,
                                        _work_estimate(todo))
     else:
-        stream = (_named(tally.see(ft), names) for ft in parsed(named, jobs, max_bytes, cache_dir, key=key))
+        stream = (_named(tally.see(ft), names) for ft in parsed(named, jobs, max_bytes, by_content, key=key))
         res.files = executor.run_all(op, stream, label="files", work=_work_estimate(todo))
     if index is not None:
         res.files = index.merge(paths, hits, res.files, policy.path_key, _to_dict)

@@ -2,7 +2,8 @@
 so an unchanged tree is answered without reading, hashing or parsing a single source file, and without
 starting the parser pool.
 
-One file per policy under the cache's generation folder, written atomically and sealed with a checksum: a
+One zlib-compressed file per policy under the cache's generation folder (a few percent of the sources' size),
+written atomically and sealed with a checksum: a
 damaged index is no index (one warning), never a failed run. The stat is taken before a file is read, so a
 file changed during the run is at worst parsed again next time; a file changed within two seconds of the run
 ("racily clean", as git calls it) is not indexed, since a later change could keep its size and mtime.
@@ -12,13 +13,14 @@ from __future__ import annotations
 import json
 import os
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
 from .cache import DAMAGED, _seal, _tag, _unseal, _write
 
 RACY_NS = 2_000_000_000
-FORMAT = 1
+FORMAT = 2
 
 
 def _stat(path: str) -> list[int] | None:
@@ -33,7 +35,7 @@ class StatIndex:
     """path -> ([size, mtime_ns, inode], path key, report dict) for one policy."""
 
     def __init__(self, cache_dir: str, policy_key: str) -> None:
-        self.file = Path(cache_dir) / _tag() / "index" / f"{policy_key}.json"
+        self.file = Path(cache_dir) / _tag() / "index" / f"{policy_key}.idx"
         self.entries: dict[str, list] = {}
         self.note: str | None = None  # DAMAGED when the index failed its checks
         self.changed = False
@@ -43,7 +45,7 @@ class StatIndex:
         except OSError:
             return
         try:
-            doc = json.loads(_unseal(blob).decode("utf-8"))
+            doc = json.loads(zlib.decompress(_unseal(blob)).decode("utf-8"))
             if doc.get("format") != FORMAT or doc.get("policy") != policy_key:
                 raise ValueError("stale index")
             self.entries = doc["entries"]
@@ -95,7 +97,7 @@ class StatIndex:
         body = json.dumps({"format": FORMAT, "policy": self.file.stem, "entries": self.entries},
                           separators=(",", ":")).encode("utf-8")
         try:
-            _write(self.file, _seal(body))
+            _write(self.file, _seal(zlib.compress(body, 1)))
             return True
         except OSError:
             return False

@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
         batch = min(cfg.get("analyze.max_batch_files"), cfg.get("gpu.batch.max_size"))
         with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
-                                 cfg.get("analyze.max_file_bytes"), cache_dir, names)
+                                 cfg.get("analyze.max_file_bytes"), cache_dir, names, cfg.get("analyze.cache_content"))
         for line in result.warnings:
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         if baseline is not None:

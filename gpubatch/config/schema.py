@@ -97,7 +97,11 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.max_params", int, 8, "GB103 threshold: most parameters of a function.", min=1, max=1000),
     _k("analyze.max_batch_files", int, 256, "Files per batch at most (and gpu.batch.max_size): a batch holds "
        "about 100 bytes per AST node; --batch-size sets it too.", min=1, max=1 << 20),
-    _k("analyze.cache", bool, True, "Cache parsed tensors by file content."),
+    _k("analyze.cache", bool, True, "Keep finished reports in an index keyed by each file's size, mtime and "
+       "inode: an unchanged file is not read again."),
+    _k("analyze.cache_content", bool, False, "Also keep parsed tensors and reports by file content: a run under "
+       "another policy, or over touched but unchanged files, parses nothing (several times the sources' size on "
+       "disk)."),
     _k("analyze.cache_dir", str, ".gpubatch_cache", "Directory of the tensor cache."),
     _k("analyze.respect_gitignore", bool, True, "Skip files that .gitignore excludes."),
     _k("analyze.default_excludes", bool, True, "Skip .git, .venv, venv, __pycache__, build, dist, node_modules..."),

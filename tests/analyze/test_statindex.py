@@ -70,7 +70,7 @@ def test_racily_clean_files_are_not_indexed(tmp_path):
 def test_damaged_index_is_no_index_and_one_warning(tmp_path):
     src, cache = _tree(tmp_path), tmp_path / "cache"
     cold = _run(src, cache)
-    index = next(cache.rglob("index/*.json"))
+    index = next(cache.rglob("index/*.idx"))
     blob = bytearray(index.read_bytes())
     blob[len(blob) // 2] ^= 0x20
     index.write_bytes(bytes(blob))

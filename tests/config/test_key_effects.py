@@ -3,6 +3,7 @@ does (a config file), and a test that walks the schema and fails for a key witho
 import json
 import os
 import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -336,13 +337,32 @@ def test_analyze_max_batch_files(tmp_path):
     assert _batches(tmp_path, analyze__max_batch_files=2) == (3, 2)
 
 
+def _aged(tmp_path, files: dict[str, str]):
+    """The tree written a minute ago: not "racily clean", so the stat index takes its files."""
+    root = tree(tmp_path, files)
+    for p in root.rglob("*.py"):
+        os.utime(p, (time.time() - 60, time.time() - 60))
+    return root
+
+
 def test_analyze_cache(tmp_path):
+    _aged(tmp_path, SIX)
     for on, cached in ((True, 6), (False, 0)):
-        analyze(tmp_path, SIX, analyze__cache=on, analyze__cache_dir=str(tmp_path / "c"))
+        analyze(tmp_path, {}, analyze__cache=on, analyze__cache_dir=str(tmp_path / "c"))
         report = analyze(tmp_path, {}, analyze__cache=on, analyze__cache_dir=str(tmp_path / "c"))[1]
         assert report["timings"]["cached_files"] == cached
         if on:
+            assert list((tmp_path / "c").rglob("index/*.idx")) and not list((tmp_path / "c").rglob("*.bin"))
             (tmp_path / "c").rename(tmp_path / "old")
+
+
+def test_analyze_cache_content(tmp_path):
+    """Files just written are not indexed (racily clean); the content cache serves them on the second run."""
+    for on, cached in ((True, 6), (False, 0)):
+        cache = str(tmp_path / f"c{on}")
+        analyze(tmp_path, SIX, analyze__cache_content=on, analyze__cache=True, analyze__cache_dir=cache)
+        report = analyze(tmp_path, {}, analyze__cache_content=on, analyze__cache=True, analyze__cache_dir=cache)[1]
+        assert report["timings"]["cached_files"] == cached
 
 
 def test_analyze_cache_dir(tmp_path):

@@ -101,7 +101,8 @@ def check_analyze(folder: Path, files: list[SourceFile], seed: int) -> int:
     rng = random.Random(seed)
     src = folder / "src"
     write_tree(src, files)
-    (folder / "gpubatch.toml").write_text('[analyze]\ncache_dir = "cache"\n')
+    content = rng.choice(["true", "false"])  # the content caches too, or the stat index alone
+    (folder / "gpubatch.toml").write_text(f'[analyze]\ncache_dir = "cache"\ncache_content = {content}\n')
     jobs = rng.choice(["1", "1", "2"])
     base = ["analyze", "src", "--jobs", jobs, "-q"]
     cold = cli(*base, "--format", "json", "-o", "cold.json", cwd=folder)

@@ -3,6 +3,7 @@ policy, unusable cache directories). Each failed on main before the reliability 
 import json
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -69,9 +70,11 @@ def test_flipped_bit_in_cache_is_a_miss_with_one_warning(tmp_path, byte):
     (src / "a.py").write_text(BAD)
     cache = tmp_path / "cache"
     env = ["--format", "json", "--jobs", "1"]
-    (tmp_path / "gpubatch.toml").write_text(f'[analyze]\ncache_dir = "{cache}"\n')
+    (tmp_path / "gpubatch.toml").write_text(f'[analyze]\ncache_dir = "{cache}"\ncache_content = true\n')
+    os.utime(src / "a.py", (time.time() - 60, time.time() - 60))  # old enough for the stat index too
     clean = _findings(cli("analyze", src, *env, cwd=tmp_path))
-    for suffix in (".bin", ".json"):
+    assert _entries(cache, ".idx") and _entries(cache, ".bin") and _entries(cache, ".json")
+    for suffix in (".bin", ".json", ".idx"):
         for entry in _entries(cache, suffix):
             blob = bytearray(entry.read_bytes())
             blob[byte] ^= 0x10
@@ -85,13 +88,16 @@ def test_flipped_bit_in_cache_is_a_miss_with_one_warning(tmp_path, byte):
 def test_result_cache_respects_per_file_ignores(tmp_path):
     for name in ("keep.py", "quiet.py"):
         (tmp_path / name).write_text(BAD)
-    (tmp_path / "gpubatch.toml").write_text('[analyze.per_file_ignores]\n"*quiet.py" = ["E7", "B006"]\n')
+        os.utime(tmp_path / name, (time.time() - 60, time.time() - 60))  # indexed by stat too
+    (tmp_path / "gpubatch.toml").write_text('[analyze]\ncache_content = true\n'
+                                            '[analyze.per_file_ignores]\n"*quiet.py" = ["E7", "B006"]\n')
     args = ["analyze", ".", "--format", "json", "--jobs", "1"]
     cold = cli(*args, cwd=tmp_path)
     warm = cli(*args, cwd=tmp_path)
     assert _findings(warm) == _findings(cold) and len(_findings(cold)) == 3
     assert {f["path"] for f in _findings(warm)} == {"keep.py"}
-    (tmp_path / "gpubatch.toml").write_text('[analyze.per_file_ignores]\n"*keep.py" = ["E7", "B006"]\n')
+    (tmp_path / "gpubatch.toml").write_text('[analyze]\ncache_content = true\n'
+                                            '[analyze.per_file_ignores]\n"*keep.py" = ["E7", "B006"]\n')
     assert {f["path"] for f in _findings(cli(*args, cwd=tmp_path))} == {"quiet.py"}
 
 
@@ -105,6 +111,7 @@ def test_cache_dir_blocked_by_a_file_means_no_cache(tmp_path):
 
 def test_bad_entry_that_cannot_be_removed_is_ignored(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text(BAD)
+    (tmp_path / "gpubatch.toml").write_text('[analyze]\ncache_content = true\n')
     args = ["analyze", "a.py", "--format", "json", "--jobs", "1"]
     clean = _findings(cli(*args, cwd=tmp_path))
     for entry in _entries(tmp_path / ".gpubatch_cache", ".json") + _entries(tmp_path / ".gpubatch_cache", ".bin"):
