@@ -1,4 +1,5 @@
-"""The warm path of analyze: one index of finished reports keyed by each file's `stat` (size, mtime, inode),
+"""The warm path of analyze: one index of finished reports keyed by each file's `stat` (size, mtime, inode and
+ctime, which no tool can set back, so a copy that keeps the old mtime is still seen as changed),
 so an unchanged tree is answered without reading, hashing or parsing a single source file, and without
 starting the parser pool.
 
@@ -20,7 +21,7 @@ from typing import Any
 from .cache import DAMAGED, _seal, _tag, _unseal, _write
 
 RACY_NS = 2_000_000_000
-FORMAT = 2
+FORMAT = 3
 
 
 def _stat(path: str) -> list[int] | None:
@@ -28,11 +29,11 @@ def _stat(path: str) -> list[int] | None:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
+    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
 
 
 class StatIndex:
-    """path -> ([size, mtime_ns, inode], path key, report dict) for one policy."""
+    """path -> ([size, mtime_ns, inode, ctime_ns], path key, report dict) for one policy."""
 
     def __init__(self, cache_dir: str, policy_key: str) -> None:
         self.file = Path(cache_dir) / _tag() / "index" / f"{policy_key}.idx"

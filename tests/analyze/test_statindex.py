@@ -78,3 +78,15 @@ def test_damaged_index_is_no_index_and_one_warning(tmp_path):
     assert [r.findings for r in warm.files] == [r.findings for r in cold.files]
     assert len(warm.warnings) == 1 and "damaged" in warm.warnings[0]
     assert not _run(src, cache).warnings  # written again, whole
+
+
+def test_content_changed_under_the_same_mtime_and_size_is_seen(tmp_path):
+    """`cp -p`, or an editor that keeps timestamps: the ctime still moves, and it is part of the key."""
+    src, cache = _tree(tmp_path), tmp_path / "cache"
+    _run(src, cache)
+    st = os.stat(src / "b.py")
+    (src / "b.py").write_text("x = 2\n")  # same size as "x = 1\n"
+    os.utime(src / "b.py", ns=(st.st_atime_ns, st.st_mtime_ns))
+    time.sleep(0.01)
+    warm = _run(src, cache)
+    assert not warm.files[1].cached
