@@ -119,7 +119,7 @@ def test_analyze_parses_on_workers_that_see_the_files(tmp_path, where):
     (tree / "broken.py").write_text("def f(:\n")
     (tree / "binary.py").write_bytes(b"\x00\x01\x02")
     cfg = tmp_path / "gpubatch.toml"
-    cfg.write_text(f'[analyze]\ncache_dir = "{tmp_path / "cache"}"\n')
+    cfg.write_text(f'[analyze]\ncache_dir = "{tmp_path / "cache"}"\ncache_content = true\n')  # read on workers
     outs = []
     for extra in ([], where):
         out = tmp_path / f"{len(outs)}.json"
