@@ -118,7 +118,7 @@ class TensorCache:
             noqa = {int(k): v for k, v in meta["noqa"].items()}
             strings = {int(k): v for k, v in meta.get("strings", {}).items()}
             return FileTensors(path, sha, nodes, table, meta["blocks"], noqa, meta["raw"], None, True,
-                               string_lines=strings)
+                               string_lines=strings, ascii=meta["ascii"])
         except Exception:  # noqa: BLE001 - any damage means: parse again
             self.damaged = True
             _discard(entry)
@@ -127,7 +127,7 @@ class TensorCache:
     def store(self, ft: FileTensors) -> bool:
         """Write one entry; False when the cache could not take it (only costs time)."""
         meta = {"sha": ft.sha, "n": len(ft.nodes["kind"]), "columns": list(COLUMNS), "blocks": ft.blocks,
-                "noqa": ft.noqa, "raw": ft.raw, "strings": ft.string_lines}
+                "noqa": ft.noqa, "raw": ft.raw, "strings": ft.string_lines, "ascii": ft.ascii}
         head = json.dumps(meta).encode()
         table = np.ascontiguousarray(ft.table, dtype="<i8")
         try:

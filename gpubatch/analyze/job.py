@@ -71,6 +71,7 @@ class FileReport:
     cached: bool = False
     features: Any = field(default=None, compare=False, repr=False)  # clone features under --duplicates
     metrics: dict = field(default_factory=dict)  # file-level: halstead (radon hal), mi and mi_rank (radon mi)
+    ascii: bool = False  # the file is pure ASCII: its byte columns are its character columns
 
 
 @dataclass
@@ -158,8 +159,8 @@ def _analyze_batch(payload: tuple, backend, policy: Policy, cache_dir: str | Non
 
 def _to_dict(rep: FileReport) -> dict:
     out = {"findings": [[f.line, f.col, f.code, f.message, f.severity, f.end_line, f.end_col] for f in rep.findings],
-           "blocks": [[b.kind, b.name, b.line, b.col, b.end_line, b.complexity, b.params, b.nesting, b.halstead]
-                      for b in rep.blocks], "raw": rep.raw, "nodes": rep.nodes, "metrics": rep.metrics}
+           "blocks": [list(c) for c in zip(*rep.blocks)],  # by column: a warm run decodes and rebuilds them fast
+           "raw": rep.raw, "nodes": rep.nodes, "metrics": rep.metrics, "ascii": rep.ascii}
     if rep.features is not None:
         out["features"] = base64.b64encode(rep.features.to_bytes()).decode("ascii")
     return out
@@ -171,9 +172,10 @@ def _from_dict(path: str, d: dict) -> FileReport:
         from .clones.features import Features
 
         features = Features.from_bytes(base64.b64decode(d["features"]))
-    return FileReport(path, tuple(Finding(path, *f) for f in d["findings"]),
-                      tuple(Block(*b[:8], tuple(b[8])) for b in d["blocks"]), d["raw"], d["nodes"], None, True,
-                      features, d["metrics"])
+    cols = d["blocks"]
+    blocks = tuple(map(Block, *cols[:8], map(tuple, cols[8]))) if cols else ()
+    return FileReport(path, tuple(Finding(path, *f) for f in d["findings"]), blocks, d["raw"], d["nodes"], None,
+                      True, features, d["metrics"], d["ascii"])
 
 
 def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Policy) -> list[FileReport]:
@@ -238,7 +240,7 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
         hal = report(*(int(x) for x in hal_file[:, gi]))
         mi = maintainability(hal["volume"], int(total[gi]), ft.raw)
         out.append(FileReport(ft.path, keep, tuple(blocks_of[gi]), ft.raw, len(ft.nodes["kind"]), None, ft.cached,
-                              features[gi], {"halstead": hal, "mi": mi, "mi_rank": mi_rank(mi)}))
+                              features[gi], {"halstead": hal, "mi": mi, "mi_rank": mi_rank(mi)}, ft.ascii))
         gi += 1
     return out
 
@@ -342,6 +344,9 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
             tally.count("cannot write entries")
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)
+    from .report.columns import known_ascii  # here: the report package imports this module
+
+    known_ascii(r.path for r in res.files if r.ascii)
     if policy.duplicates is not None:
         from .duplicates import add_duplicates
 

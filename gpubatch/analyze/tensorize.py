@@ -44,7 +44,7 @@ OP_VALUES = 1 << 16
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 R_EXEMPT_DEFAULT = 6  # the default of a parameter annotated with an immutable type: neither B006 nor B008
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
-VERSION = "11"
+VERSION = "12"
 
 
 def qhash(name: str) -> int:
@@ -66,6 +66,7 @@ class FileTensors:
     result: dict | None = None  # a cached report of this content under the same policy: nothing to compute
     cache_note: str | None = None  # why the cache could not serve or take this file (one warning per run)
     string_lines: dict = field(default_factory=dict)  # line -> hash of its text, inside multi-line strings
+    ascii: bool = False  # pure ASCII source: byte columns are character columns (no re-read to report)
 
     def __getstate__(self) -> dict:
         """Workers send the table once: the column views in `nodes` would each be pickled as a copy."""
@@ -436,6 +437,7 @@ def tensorize_bytes(path: str, data: bytes | None, sha: str, error: tuple | None
     if len(data) > max_bytes:
         ft.error = ("E902", f"file larger than analyze.max_file_bytes ({max_bytes} bytes)", 1, 0)
         return ft
+    ft.ascii = data.isascii()
     if b"\0" in data[:8192]:
         ft.error = ("E902", "binary file (NUL bytes)", 1, 0)
         return ft

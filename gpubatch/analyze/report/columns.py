@@ -14,6 +14,12 @@ def _read_lines(path: str, stamp: tuple) -> tuple[str, ...]:
 
 
 _GIVEN: dict[str, tuple[str, ...]] = {}  # files whose text came from elsewhere (stdin): path -> lines
+_ASCII: set[str] = set()  # files the run found pure ASCII: a column needs no read
+
+
+def known_ascii(paths) -> None:
+    """These files were pure ASCII when analysed: their byte columns are their character columns."""
+    _ASCII.update(paths)
 
 
 def given(path: str, data: bytes) -> None:
@@ -39,6 +45,8 @@ def line_text(path: str, line: int) -> str:
 
 def char_col(path: str, line: int, byte_col: int) -> int:
     """1-based character column of a 0-based UTF-8 byte offset on that line."""
+    if path in _ASCII:
+        return byte_col + 1
     text = line_text(path, line)
     if text.isascii():
         return byte_col + 1
