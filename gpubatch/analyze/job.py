@@ -14,8 +14,8 @@ from typing import Any, Iterable
 
 from ..engine import BatchExecutor, BatchOp
 from .batched import Block, Thresholds, block_metrics, concat, host, rule_masks, to_device
-from .halstead import halstead_counts, maintainability, mi_rank, report
 from .cache import ResultCache, policy_key, prepare as prepare_cache
+from .halstead import halstead_counts, maintainability, mi_rank, report
 from .parse import CacheTally, parsed
 from .statindex import StatIndex
 from .tensorize import FileTensors
