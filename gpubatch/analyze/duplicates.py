@@ -26,7 +26,7 @@ def add_duplicates(result, executor, policy) -> None:
     """Search `result.files` for clones; add the groups to `result.duplicates` and their findings to the files'
     reports (a file with an error has no features and takes no part)."""
     from ..engine import numpy_backend
-    from .job import Finding
+    from .model import Finding
 
     t0 = time.perf_counter()
     reports = [r for r in result.files if r.features is not None]

@@ -42,7 +42,8 @@ def _paths_work(named: list[tuple[str, str]]) -> float:
 def analyze_on_workers(named: list[tuple[str, str]], executor: BatchExecutor, policy, max_bytes: int,
                        cache_dir: str | None, key: str | None, tally: CacheTally, work: float | None) -> list:
     """Every file's report, in order; a batch that failed on its worker becomes its files' error reports."""
-    from .job import CPU_THRESHOLD, GPU_GAIN, FileReport
+    from .job import CPU_THRESHOLD, GPU_GAIN
+    from .model import FileReport
 
     op = BatchOp("analyze", functools.partial(_parse_and_analyze, policy=policy, cache_dir=cache_dir, key=key,
                                               max_bytes=max_bytes),

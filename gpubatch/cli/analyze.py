@@ -54,7 +54,8 @@ def register(app: typer.Typer) -> None:
         """Metrics (complexity as radon or mccabe counts it), rules under ruff's codes, reports, exit codes."""
         from gpubatch.analyze.batched import Thresholds
         from gpubatch.analyze.discover import discover
-        from gpubatch.analyze.job import LEVELS, RULES, Policy, run_analyze
+        from gpubatch.analyze.job import run_analyze
+        from gpubatch.analyze.model import LEVELS, RULES, Policy
         from gpubatch.analyze.report import FORMATS
 
         cfg = run.cfg

@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ... import __version__
-from ..job import RULES, SEVERITY
+from ..model import RULES, SEVERITY
 from .columns import char_col
 from .fingerprint import line_hashes
 from .layout import layout
