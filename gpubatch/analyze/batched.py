@@ -16,13 +16,21 @@ import numpy as np
 from .tensorize import (COLUMNS, F_BARE_EXCEPT, F_CMP_BOOL, F_CMP_NONE, KIND, R_DEFAULT, R_IN_DEFAULT,
                         R_LAMBDA_DEFAULT, FileTensors, qhash)
 
-_N = max(KIND.values()) + 1
-BASE, CA, CB = (np.zeros(_N, np.int64) for _ in range(3))
-for _k, (_base, _ca, _cb) in {"If": (1, 0, 0), "IfExp": (1, 0, 0), "Assert": (1, 0, 0), "For": (1, 0, 1),
+
+
+def weight_tables(spec: dict[str, tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per node kind, (base, per `a`, per `b`) of a complexity count: a node weighs base + ca * a + cb * b."""
+    tables = tuple(np.zeros(max(KIND.values()) + 1, np.int64) for _ in range(3))
+    for name, row in spec.items():
+        if name in KIND:
+            for table, v in zip(tables, row):
+                table[KIND[name]] = v
+    return tables
+
+
+BASE, CA, CB = weight_tables({"If": (1, 0, 0), "IfExp": (1, 0, 0), "Assert": (1, 0, 0), "For": (1, 0, 1),
                               "AsyncFor": (1, 0, 1), "While": (1, 0, 1), "Try": (0, 1, 1), "BoolOp": (-1, 1, 0),
-                              "comprehension": (1, 1, 0), "Match": (0, 1, -1)}.items():
-    if _k in KIND:
-        BASE[KIND[_k]], CA[KIND[_k]], CB[KIND[_k]] = _base, _ca, _cb
+                              "comprehension": (1, 1, 0), "Match": (0, 1, -1)})
 MUTABLE = np.asarray([KIND[k] for k in ("List", "Dict", "Set", "ListComp", "DictComp", "SetComp") if k in KIND],
                      np.int64)
 IMMUTABLE_CALLS = np.asarray([qhash(n) for n in ("tuple", "frozenset", "int", "float", "complex", "bool", "str", "bytes",
@@ -86,15 +94,21 @@ def concat(files: list[FileTensors]):
     return nodes, blocks
 
 
+def radon_weights(xp, nodes: dict, const=None):
+    """Each node's decisions as radon cc counts them (0 where its visitor does not go)."""
+    const = const or xp.asarray
+    kind = nodes["kind"]
+    w = const(BASE)[kind] + const(CA)[kind] * nodes["a"] + const(CB)[kind] * nodes["b"]
+    w = xp.where(kind == KIND.get("Match", -1), xp.maximum(w, 0), w)
+    return xp.where(nodes["dead"] > 0, 0, w)
+
+
 def block_metrics(xp, nodes: dict, blocks: dict, const=None):
     """Complexity, nesting depth and lines of every block; arrays on `xp`. `const` uploads the constant
     tables (the backend's content-keyed device cache: one upload per run, not per batch)."""
-    const = const or xp.asarray
-    kind, owner, dead = nodes["kind"], nodes["owner"], nodes["dead"].astype(bool)
+    owner = nodes["owner"]
     nb = len(blocks["owner"])
-    w = const(BASE)[kind] + const(CA)[kind] * nodes["a"] + const(CB)[kind] * nodes["b"]
-    w = xp.where(kind == KIND.get("Match", -1), xp.maximum(w, 0), w)
-    w = xp.where(dead | (owner < 0), 0, w)
+    w = xp.where(owner < 0, 0, radon_weights(xp, nodes, const))
     own = xp.bincount(xp.where(owner >= 0, owner, nb), weights=w, minlength=nb + 1)[:nb].astype(xp.int64)
     is_class = blocks["is_class"]
     complexity = 1 + own

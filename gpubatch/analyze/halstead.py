@@ -14,11 +14,11 @@ import math
 
 import numpy as np
 
-from .batched import BASE, CA, CB
+from .batched import radon_weights
 from .tensorize import DEAD_SIGNATURE, KIND
 
-_OPERATIONS = [KIND[k] for k in ("BinOp", "UnaryOp", "BoolOp", "AugAssign", "Compare")]
-_NAMES = [KIND["Name"], KIND["Attribute"]]
+_OPERATIONS = np.asarray([KIND[k] for k in ("BinOp", "UnaryOp", "BoolOp", "AugAssign", "Compare")], np.int64)
+_NAMES = np.asarray([KIND["Name"], KIND["Attribute"]], np.int64)
 _M1, _M2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 FIELDS = ("h1", "h2", "N1", "N2", "vocabulary", "length", "calculated_length", "volume", "difficulty", "effort",
           "time", "bugs")
@@ -79,19 +79,21 @@ def _counts(xp, ngroups: int, op_group, op_mask, n_ops, operand_group, operand_k
     return xp.stack([h1.astype(xp.int64), h2, n1.astype(xp.int64), n2.astype(xp.int64)])
 
 
-def halstead_counts(xp, nodes: dict, blocks: dict, nfiles: int):
+def halstead_counts(xp, nodes: dict, blocks: dict, nfiles: int, const=None):
     """([4, files] h1 h2 N1 N2 per file, [4, blocks] the same per reported function (zeros elsewhere), and
-    radon's total complexity per file, which the maintainability index takes)."""
+    radon's total complexity per file, which the maintainability index takes). `const` uploads the constant
+    tables, as for block_metrics."""
+    const = const or xp.asarray
     kind, parent, owner = nodes["kind"], nodes["parent"], nodes["owner"]
     nb = len(blocks["owner"])
-    op = xp.isin(kind, xp.asarray(_OPERATIONS)) & (nodes["dead"] != DEAD_SIGNATURE)
+    op = xp.isin(kind, const(_OPERATIONS)) & (nodes["dead"] != DEAD_SIGNATURE)
     ops = xp.flatnonzero(op)
     operands = xp.flatnonzero((parent >= 0) & op[xp.maximum(parent, 0)])
     is_cmp = kind[ops] == KIND["Compare"]
     op_mask = xp.where(is_cmp, nodes["b"][ops], xp.left_shift(1, xp.minimum(nodes["val"][ops], 62)))
     n_ops = xp.where(is_cmp, nodes["a"][ops], 1)
     k = kind[operands]
-    key = xp.where(xp.isin(k, xp.asarray(_NAMES)), nodes["val"][operands],
+    key = xp.where(xp.isin(k, const(_NAMES)), nodes["val"][operands],
                    xp.where(k == KIND["Constant"], nodes["qname"][operands], operands + 1))
     inner, outer = _ancestors(xp, blocks)
     own = owner[operands]
@@ -102,16 +104,14 @@ def halstead_counts(xp, nodes: dict, blocks: dict, nfiles: int):
     file_ = nodes["file"]
     per_file = _counts(xp, nfiles, file_[ops], op_mask, n_ops, file_[operands], key)
     per_fn = _counts(xp, nb, top_op, op_mask, n_ops, top, key)
-    return per_file, per_fn, _radon_total(xp, nodes, blocks, nfiles)
+    return per_file, per_fn, _radon_total(xp, nodes, blocks, nfiles, const)
 
 
-def _radon_total(xp, nodes: dict, blocks: dict, nfiles: int):
+def _radon_total(xp, nodes: dict, blocks: dict, nfiles: int, const=None):
     """radon's total complexity of each file: 1 + its module-level decisions + every function and class at
     module level less one each, a class being its body's decisions plus its methods' complexities."""
-    kind, owner = nodes["kind"], nodes["owner"]
-    w = xp.asarray(BASE)[kind] + xp.asarray(CA)[kind] * nodes["a"] + xp.asarray(CB)[kind] * nodes["b"]
-    w = xp.where(kind == KIND.get("Match", -1), xp.maximum(w, 0), w)
-    w = xp.where(nodes["dead"] > 0, 0, w)
+    owner = nodes["owner"]
+    w = radon_weights(xp, nodes, const)
     nb = len(blocks["owner"])
     module = xp.bincount(xp.where(owner < 0, nodes["file"], nfiles), weights=w, minlength=nfiles + 1)[:nfiles]
     own = xp.bincount(xp.where(owner >= 0, owner, nb), weights=w, minlength=nb + 1)[:nb]

@@ -66,7 +66,8 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
     nodes, blocks = to_device(xp, nodes_h), to_device(xp, blocks_h)
     metrics = block_metrics(xp, nodes, blocks, backend.asarray)
     complexity, nesting, methods = (host(xp, a) for a in metrics)
-    hal_file, hal_fn, total = (host(xp, a) for a in halstead_counts(xp, nodes, blocks, len(good)))
+    hal_file, hal_fn, total = (host(xp, a) for a in halstead_counts(xp, nodes, blocks, len(good), backend.asarray))
+    hal_rows = hal_fn.T.tolist()  # one conversion, not one per block
     if policy.thresholds.complexity == "mccabe":
         from .mccabe import mccabe_complexity
 
@@ -91,7 +92,7 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
             top = b[5] < 0 or is_method and ft.blocks[b[5]][5] < 0
             kind = "C" if b[0] == "C" else ("M" if is_method else "F")
             blk = Block(kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]),
-                        () if kind == "C" else tuple(int(x) for x in hal_fn[:, g]))
+                        () if kind == "C" else tuple(hal_rows[g]))
             if top:
                 blocks_of[f].append(blk)
             if b[0] == "C":

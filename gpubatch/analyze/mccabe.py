@@ -8,17 +8,12 @@ nested blocks are added to their enclosing ones level by level, deepest first.
 """
 from __future__ import annotations
 
-import numpy as np
-
+from .batched import weight_tables
 from .tensorize import F_LAST_IRREFUTABLE, KIND
 
-_N = max(KIND.values()) + 1
-BASE, CA, CB = (np.zeros(_N, np.int64) for _ in range(3))
-for _k, (_base, _ca, _cb) in {"If": (1, 0, 0), "For": (1, 0, 0), "AsyncFor": (1, 0, 0), "While": (1, 0, 0),
+BASE, CA, CB = weight_tables({"If": (1, 0, 0), "For": (1, 0, 0), "AsyncFor": (1, 0, 0), "While": (1, 0, 0),
                               "FunctionDef": (1, 0, 0), "AsyncFunctionDef": (1, 0, 0), "Try": (0, 1, 1),
-                              "TryStar": (0, 1, 1), "Match": (0, 1, 0)}.items():
-    if _k in KIND:
-        BASE[KIND[_k]], CA[KIND[_k]], CB[KIND[_k]] = _base, _ca, _cb
+                              "TryStar": (0, 1, 1), "Match": (0, 1, 0)})
 
 
 def block_depths(xp, block_owner):

@@ -163,7 +163,8 @@ def _noqa_lines(text: str, norm: str, found: list[tuple[int, str]]) -> dict[int,
         whole = _FILE_NOQA.match(comment) if pos == 0 or norm[pos - 1] == "\n" else None
         if whole:
             codes = re.split(r"[,\s]+", whole.group("codes")) if whole.group("codes") else []
-            out[0] = [] if 0 in out and not out[0] or not codes else out.get(0, []) + codes
+            blanket = not codes or out.get(0) == []  # a blanket exemption covers every code, once given
+            out[0] = [] if blanket else out.get(0, []) + codes
             continue
         m = _NOQA.search(comment)
         if not m:
