@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
     ) -> int:
         """Metrics (complexity as radon or mccabe counts it), rules under ruff's codes, reports, exit codes."""
         from gpubatch.analyze.batched import Thresholds
-        from gpubatch.analyze.discover import discover
+        from gpubatch.analyze.discover import discover_paths
         from gpubatch.analyze.job import run_analyze
         from gpubatch.analyze.model import LEVELS, RULES, Policy
         from gpubatch.analyze.report import FORMATS
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
             files, names = _from_stdin(stdin_filename)
             cache = False
         else:
-            files = list(discover(paths, include or cfg.get("analyze.include"),
+            files = list(discover_paths(paths, include or cfg.get("analyze.include"),
                                   (exclude or []) + cfg.get("analyze.exclude"),
                                   gitignore and cfg.get("analyze.respect_gitignore"),
                                   default_excludes and cfg.get("analyze.default_excludes")))
