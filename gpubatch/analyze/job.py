@@ -207,7 +207,7 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
     index = StatIndex(cache_dir, key) if cache_dir and not names else None
     if index is not None:  # the warm path: files whose stat is indexed are not read at all
         tally.count(index.note)
-        paths, hits, todo = index.serve(paths, policy.path_key, _from_dict)
+        paths, hits, todo = index.serve(paths, policy.path_key)
     else:
         todo = paths
     named = ((str(p), policy.path_key(names.get(str(p), str(p)))) for p in todo)
@@ -220,15 +220,16 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
     else:
         stream = (_named(tally.see(ft), names) for ft in parsed(named, jobs, max_bytes, by_content, key=key))
         res.files = executor.run_all(op, stream, label="files", work=_work_estimate(todo))
+    from .report.columns import char_col, known_ascii, known_columns
+
     if index is not None:
-        res.files = index.merge(paths, hits, res.files, policy.path_key, _to_dict)
-        if not index.save(len(paths)):
+        res.files = index.merge(paths, hits, res.files, policy.path_key)
+        known_columns(index.char_columns, index.stats)
+        if not index.save(len(paths), char_col):
             tally.count("cannot write entries")
+    known_ascii(r.path for r in res.files if r.ascii)
     if cache_dir:
         res.warnings += tally.warnings(cache_dir)
-    from .report.columns import known_ascii  # here: the report package imports this module
-
-    known_ascii(r.path for r in res.files if r.ascii)
     if policy.duplicates is not None:
         from .duplicates import add_duplicates
 

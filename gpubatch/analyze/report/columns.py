@@ -17,6 +17,26 @@ _GIVEN: dict[str, tuple[str, ...]] = {}  # files whose text came from elsewhere 
 _ASCII: set[str] = set()  # files the run found pure ASCII: a column needs no read
 
 
+_KNOWN: dict[tuple[str, int, int], tuple[int, tuple]] = {}  # (path, line, byte column) -> (column, stamp)
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ()
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def known_columns(columns: dict[tuple[str, int, int], int], stats: dict) -> None:
+    """Character columns the stat index kept for findings in files that are not pure ASCII, each valid while the
+    file keeps the stat (size, mtime, inode) it was indexed under."""
+    for (path, line, col), char in columns.items():
+        st = stats.get(path)
+        if st:
+            _KNOWN[path, line, col] = (char, tuple(st[:3]))
+
+
 def known_ascii(paths) -> None:
     """These files were pure ASCII when analysed: their byte columns are their character columns."""
     _ASCII.update(paths)
@@ -47,6 +67,9 @@ def char_col(path: str, line: int, byte_col: int) -> int:
     """1-based character column of a 0-based UTF-8 byte offset on that line."""
     if path in _ASCII:
         return byte_col + 1
+    known = _KNOWN.get((path, line, byte_col))
+    if known is not None and known[1] == _stamp(path):
+        return known[0]
     text = line_text(path, line)
     if text.isascii():
         return byte_col + 1

@@ -1,17 +1,38 @@
 """Totals shared by the JSON report and the Rich summary."""
+import heapq
 from collections import Counter
+
+from ..packed import block_column
+
+
+def most_complex(files, k: int = 10) -> list[dict]:
+    """The `k` most complex functions and methods, first found first among equals; read from the blocks'
+    columns, so a warm run over a large tree builds no block object for it."""
+    best: list[tuple[int, int, int]] = []  # a min-heap of (complexity, -file, -block)
+    for fi, r in enumerate(files):
+        cx = block_column(r.blocks, "complexity")
+        if not cx or len(best) == k and max(cx) < best[0][0]:
+            continue
+        kinds = block_column(r.blocks, "kind")
+        for j, c in enumerate(cx):
+            if kinds[j] != "C" and (len(best) < k or (c, -fi, -j) > best[0]):
+                (heapq.heappush if len(best) < k else heapq.heapreplace)(best, (c, -fi, -j))
+    out = []
+    for c, fi, j in sorted(best, reverse=True):
+        r = files[-fi]
+        out.append({"path": r.path, "name": block_column(r.blocks, "name")[-j],
+                    "line": block_column(r.blocks, "line")[-j], "complexity": c})
+    return out
 
 
 def summary(result) -> dict:
     findings = result.findings
-    blocks = [(r.path, b) for r in result.files for b in r.blocks if b.kind != "C"]
-    top = sorted(blocks, key=lambda pb: -pb[1].complexity)[:10]
     per_file = Counter(f.path for f in findings)
     return {"files": len(result.files), "errors": sum(1 for r in result.files if r.error),
             "lines": sum(r.raw.get("loc", 0) for r in result.files), "findings": len(findings),
             "by_rule": dict(sorted(Counter(f.code for f in findings).items())),
             "by_severity": dict(Counter(f.severity for f in findings)),
-            "most_complex": [{"path": p, "name": b.name, "line": b.line, "complexity": b.complexity} for p, b in top],
+            "most_complex": most_complex(result.files),
             "most_findings": [{"path": p, "findings": n} for p, n in per_file.most_common(10)],
             "duplicates": duplicates_summary(result.duplicates), "gates": list(result.gate_failures),
             "cached_files": sum(1 for r in result.files if r.cached), "seconds": round(result.seconds, 3)}
