@@ -9,6 +9,7 @@ rank are derived again from its four counts and its MI, exactly as the cold run 
 from __future__ import annotations
 
 import json
+from itertools import chain
 from typing import Callable, Iterator
 
 import numpy as np
@@ -18,6 +19,7 @@ from .halstead import mi_rank, report
 from .model import FileReport, Finding
 
 _KINDS = ("C", "F", "M")
+_NO_HALSTEAD = (0, 0, 0, 0)  # a class's row
 _BLOCK_FIELDS = ("kind", "name", "line", "col", "end_line", "complexity", "params", "nesting")
 
 
@@ -85,23 +87,51 @@ def block_column(blocks, name: str) -> list:
     return [getattr(b, name) for b in blocks]
 
 
-def _block_array(rep: FileReport, sid: Callable[[str], int], remap: dict) -> np.ndarray:
-    """[n, 12] int64 rows: kind, name, line, col, end_line, complexity, params, nesting, h1, h2, N1, N2."""
-    blocks = rep.blocks
-    if isinstance(blocks, BlockRows):  # from an earlier index: its rows, with strings renumbered
-        old = blocks._packed
-        table = remap.get(id(old))
+class _BlockRowsOut:
+    """The blocks of many reports gathered in order, converted in bulk: runs of rows from one earlier body are
+    taken by index, runs of `Block` tuples column by column (a Python loop per block would cost seconds at
+    a large tree's 800k blocks)."""
+
+    def __init__(self, sid: Callable[[str], int]) -> None:
+        self.sid, self.parts, self.run, self.tables = sid, [], None, {}
+
+    def add(self, blocks) -> None:
+        source = blocks._packed if isinstance(blocks, BlockRows) else None
+        if self.run is None or self.run[0] is not source:
+            self.run = (source, [])
+            self.parts.append(self.run)
+        self.run[1].append(blocks)
+
+    def _from_packed(self, old: "Packed", runs: list) -> np.ndarray:
+        lo = np.array([b._lo for b in runs], dtype=np.int64)
+        size = np.array([b._hi - b._lo for b in runs], dtype=np.int64)
+        idx = np.repeat(lo - np.concatenate([[0], np.cumsum(size)[:-1]]), size) + np.arange(int(size.sum()))
+        rows = np.stack([c[idx].astype(np.int64) for c in old.block_columns], axis=1)
+        table = self.tables.get(id(old))
         if table is None:
-            table = remap[id(old)] = np.array([sid(s) for s in old.strings] or [0], dtype=np.int64)
-        rows = np.stack([c[blocks._lo:blocks._hi].astype(np.int64) for c in old.block_columns], axis=1)
+            table = self.tables[id(old)] = np.array([self.sid(s) for s in old.strings] or [0], dtype=np.int64)
         rows[:, 1] = table[rows[:, 1]]
         return rows
-    out = np.zeros((len(blocks), 12), dtype=np.int64)
-    for k, b in enumerate(blocks):
-        out[k, :8] = (_KINDS.index(b.kind), sid(b.name), b.line, b.col, b.end_line, b.complexity, b.params, b.nesting)
-        if b.halstead:
-            out[k, 8:] = b.halstead
-    return out
+
+    def _from_tuples(self, runs: list) -> np.ndarray:
+        blocks = [b for run in runs for b in run]
+        n = len(blocks)
+        out = np.zeros((n, 12), dtype=np.int64)
+        if blocks:
+            kind = {k: i for i, k in enumerate(_KINDS)}
+            ids = self.sid.ids
+            out[:, 0] = [kind[b[0]] for b in blocks]
+            out[:, 1] = [ids.setdefault(b[1], len(ids)) for b in blocks]
+            out[:, 2:8] = np.fromiter(chain.from_iterable(b[2:8] for b in blocks), np.int64, 6 * n).reshape(n, 6)
+            out[:, 8:] = np.fromiter(chain.from_iterable(b[8] or _NO_HALSTEAD for b in blocks), np.int64,
+                                     4 * n).reshape(n, 4)
+        return out
+
+    def rows(self) -> np.ndarray:
+        """[n, 12] int64 rows: kind, name, line, col, end_line, complexity, params, nesting, h1, h2, N1, N2."""
+        parts = [self._from_packed(src, runs) if src is not None else self._from_tuples(runs)
+                 for src, runs in self.parts]
+        return np.concatenate(parts) if parts else np.zeros((0, 12), np.int64)
 
 
 def _narrow(a: np.ndarray) -> np.ndarray:
@@ -118,25 +148,24 @@ def pack(entries: list[tuple[str, list[int], str, FileReport]], char_col: Callab
     column, kept so that a warm run's report reads no source file."""
     sid = _Strings()
     raw_keys = sorted({k for *_, rep in entries for k in rep.raw})
-    n = len(entries)
-    files = np.zeros((n, 11 + len(raw_keys)), dtype=np.int64)  # path, key, 4 stat, nodes, ascii, features, nf, nb
-    hal = np.zeros((n, 4), dtype=np.int64)
-    mi = np.zeros(n, dtype=np.float64)
-    findings, blocks, feats, remap = [], [], [], {}
-    for i, (path, st, key, rep) in enumerate(entries):
+    files, hal, mi, findings, feats = [], [], [], [], []
+    blocks = _BlockRowsOut(sid)
+    for path, st, key, rep in entries:
         feat = rep.features.to_bytes() if rep.features is not None else None
-        files[i, :11] = (sid(path), sid(key), *st, rep.nodes, rep.ascii, -1 if feat is None else len(feat),
-                         len(rep.findings), len(rep.blocks))
-        files[i, 11:] = [rep.raw.get(k, -1) for k in raw_keys]
+        # path, key, 4 stat, nodes, ascii, features' size, findings, blocks, then the raw counts
+        files.append([sid(path), sid(key), *st, rep.nodes, rep.ascii, -1 if feat is None else len(feat),
+                      len(rep.findings), len(rep.blocks), *[rep.raw.get(k, -1) for k in raw_keys]])
         if feat:
             feats.append(feat)
-        hal[i] = [rep.metrics["halstead"][k] for k in ("h1", "h2", "N1", "N2")]
-        mi[i] = rep.metrics["mi"]
+        h = rep.metrics["halstead"]
+        hal.append((h["h1"], h["h2"], h["N1"], h["N2"]))
+        mi.append(rep.metrics["mi"])
         findings += [(f.line, f.col, f.end_line, f.end_col, sid(f.code), sid(f.message), sid(f.severity),
                       f.col + 1 if rep.ascii else char_col(path, f.line, f.col)) for f in rep.findings]
-        blocks.append(_block_array(rep, sid, remap))
-    rows = np.concatenate(blocks) if blocks else np.zeros((0, 12), np.int64)
-    arrays = {"files": files, "hal": _narrow(hal), "mi": mi,
+        blocks.add(rep.blocks)
+    rows = blocks.rows()
+    arrays = {"files": np.array(files, dtype=np.int64).reshape(-1, 11 + len(raw_keys)),
+              "hal": _narrow(np.array(hal, dtype=np.int64).reshape(-1, 4)), "mi": np.array(mi, dtype=np.float64),
               "findings": _narrow(np.array(findings, dtype=np.int64).reshape(-1, 8)),
               **{f"blocks{k}": _narrow(rows[:, k]) for k in range(12)},
               "features": np.frombuffer(b"".join(feats), dtype=np.uint8)}

@@ -90,3 +90,20 @@ def test_content_changed_under_the_same_mtime_and_size_is_seen(tmp_path):
     time.sleep(0.01)
     warm = _run(src, cache)
     assert not warm.files[1].cached
+
+
+def test_a_changed_file_rewrites_only_its_shard(tmp_path):
+    src, cache = _tree(tmp_path), tmp_path / "cache"
+    for i in range(40):
+        (src / f"m{i}.py").write_text(f"x = {i}\n")
+        os.utime(src / f"m{i}.py", (time.time() - 60, time.time() - 60))
+    _run(src, cache)
+    shards = {p: p.stat().st_mtime_ns for p in cache.rglob("index/*.idx")}
+    assert len(shards) > 8  # 43 files spread over the shards
+    time.sleep(0.01)
+    (src / "m7.py").write_text("x = 70\n")
+    os.utime(src / "m7.py", (time.time() - 30, time.time() - 30))
+    warm = _run(src, cache)
+    rewritten = [p for p, t in shards.items() if p.stat().st_mtime_ns != t]
+    assert len(rewritten) == 1 and sum(not r.cached for r in warm.files) == 2  # m7.py, and bad.py (never indexed)
+    assert all(r.cached for r in _run(src, cache).files if r.error is None)
