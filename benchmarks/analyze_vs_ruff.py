@@ -63,6 +63,32 @@ def measure(cmd: list[str], cwd: Path) -> dict:
     return out
 
 
+PARSE_ONLY = """
+import ast, os, sys
+from concurrent.futures import ProcessPoolExecutor
+
+def parse(path):
+    with open(path, "rb") as fh:
+        try:
+            ast.parse(fh.read())
+        except (SyntaxError, ValueError):
+            pass
+
+files = [os.path.join(d, f) for d, _, names in os.walk(sys.argv[1]) for f in names if f.endswith(".py")]
+with ProcessPoolExecutor(os.cpu_count()) as pool:
+    list(pool.map(parse, files, chunksize=64))
+"""
+
+
+def floors(tree: Path, cwd: Path, repeats: int) -> list[dict]:
+    """What no run of an `ast`-based tool goes below: CPython's parser alone over the tree in a pool of every
+    core, and the CLI's own start (`gpubatch --version`)."""
+    return [{"tool": "ast.parse only", "phase": "cold", **best([sys.executable, "-c", PARSE_ONLY, str(tree)], cwd,
+                                                                repeats)},
+            {"tool": "gpubatch --version", "phase": "start", **best([sys.executable, "-m", "gpubatch", "--version"],
+                                                                    cwd, repeats)}]
+
+
 def best(cmd: list[str], cwd: Path, repeats: int) -> dict:
     runs = [measure(cmd, cwd) for _ in range(repeats)]
     top = min(runs, key=lambda r: r["seconds"])
@@ -77,6 +103,7 @@ def main() -> None:
     ap.add_argument("--devices", default="cpu")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--json")
+    ap.add_argument("--floor", action="store_true", help="also time ast.parse alone and the CLI's start")
     args = ap.parse_args()
     ruff = shlex.split(args.ruff)
     rows: list[dict] = []
@@ -104,7 +131,10 @@ def main() -> None:
                              **best([*ours, "--no-cache"], work, args.repeats)})
                 measure(ours, work)
                 rows.append({**base, "tool": f"gpubatch {device}", "phase": "warm", **best(ours, work, args.repeats)})
-            for r in rows[-2 - 2 * len(args.devices.split(",")):]:
+            if args.floor:
+                rows += [{**base, **r} for r in floors(tree, work, args.repeats)]
+            shown = 2 + 2 * len(args.devices.split(",")) + 2 * args.floor
+            for r in rows[-shown:]:
                 print(f"{r['files']:>6} files  {r['tool']:<15} {r['phase']:<5} {r['seconds']:8.2f} s "
                       f"{r['peak_mb']:8.1f} MB", flush=True)
             shutil.rmtree(tree, ignore_errors=True)
