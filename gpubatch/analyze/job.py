@@ -23,6 +23,7 @@ NODES_PER_BYTE = 0.124  # AST nodes per byte of source (CPython 3.11's standard 
 # GPU saves 11% of the op's time, and the op is not what bounds the run (parsing is): wall time was 10% worse
 # on the GPU, start-up included. Batches under 2M nodes stay on NumPy; the GPU pays for bigger ones.
 CPU_THRESHOLD = 2_000_000
+SMALL_RUN = 8  # files left to parse that are parsed in this process: starting a pool costs more
 GPU_GAIN = 0.1  # share of a batch's NumPy time the GPU saves (host work is the same on both)
 
 
@@ -218,7 +219,9 @@ def run_analyze(paths: Iterable[Path], executor: BatchExecutor, policy: Policy, 
         res.files = analyze_on_workers(list(named), executor, policy, max_bytes, by_content, key, tally,
                                        _work_estimate(todo))
     else:
-        stream = (_named(tally.see(ft), names) for ft in parsed(named, jobs, max_bytes, by_content, key=key))
+        few = isinstance(todo, list) and len(todo) <= SMALL_RUN  # an edit or two: no parser pool to start
+        stream = (_named(tally.see(ft), names) for ft in parsed(named, 1 if few else jobs, max_bytes, by_content,
+                                                                key=key))
         res.files = executor.run_all(op, stream, label="files", work=_work_estimate(todo))
     from .report.columns import char_col, known_ascii, known_columns
 

@@ -20,6 +20,7 @@ from .model import FileReport, Finding
 
 _KINDS = ("C", "F", "M")
 _NO_HALSTEAD = (0, 0, 0, 0)  # a class's row
+_RAW = 12  # the files table's first raw-count column
 _BLOCK_FIELDS = ("kind", "name", "line", "col", "end_line", "complexity", "params", "nesting")
 
 
@@ -152,19 +153,20 @@ def pack(entries: list[tuple[str, list[int], str, FileReport]], char_col: Callab
     blocks = _BlockRowsOut(sid)
     for path, st, key, rep in entries:
         feat = rep.features.to_bytes() if rep.features is not None else None
-        # path, key, 4 stat, nodes, ascii, features' size, findings, blocks, then the raw counts
+        # path, key, 4 stat, nodes, ascii, features' size, findings, blocks, error, then the raw counts
         files.append([sid(path), sid(key), *st, rep.nodes, rep.ascii, -1 if feat is None else len(feat),
-                      len(rep.findings), len(rep.blocks), *[rep.raw.get(k, -1) for k in raw_keys]])
+                      len(rep.findings), len(rep.blocks), -1 if rep.error is None else sid(rep.error),
+                      *[rep.raw.get(k, -1) for k in raw_keys]])
         if feat:
             feats.append(feat)
-        h = rep.metrics["halstead"]
-        hal.append((h["h1"], h["h2"], h["N1"], h["N2"]))
-        mi.append(rep.metrics["mi"])
+        h = rep.metrics.get("halstead")  # none for a file that does not parse
+        hal.append((h["h1"], h["h2"], h["N1"], h["N2"]) if h else (0, 0, 0, 0))
+        mi.append(rep.metrics.get("mi", 0.0))
         findings += [(f.line, f.col, f.end_line, f.end_col, sid(f.code), sid(f.message), sid(f.severity),
                       f.col + 1 if rep.ascii else char_col(path, f.line, f.col)) for f in rep.findings]
         blocks.add(rep.blocks)
     rows = blocks.rows()
-    arrays = {"files": np.array(files, dtype=np.int64).reshape(-1, 11 + len(raw_keys)),
+    arrays = {"files": np.array(files, dtype=np.int64).reshape(-1, _RAW + len(raw_keys)),
               "hal": _narrow(np.array(hal, dtype=np.int64).reshape(-1, 4)), "mi": np.array(mi, dtype=np.float64),
               "findings": _narrow(np.array(findings, dtype=np.int64).reshape(-1, 8)),
               **{f"blocks{k}": _narrow(rows[:, k]) for k in range(12)},
@@ -227,7 +229,9 @@ class Packed:
         row, s = self.rows[i], self.strings
         findings = tuple(Finding(path, f[0], f[1], s[f[4]], s[f[5]], s[f[6]], f[2], f[3])
                          for f in self._findings[self._first_finding[i]:self._first_finding[i + 1]])
-        values = row[11:]
+        if row[11] >= 0:  # a file that does not parse: its error and the finding that says so
+            return FileReport(path, findings, (), {}, row[6], s[row[11]], True)
+        values = row[_RAW:]
         raw = dict(zip(self.raw_keys, values)) if -1 not in values else {
             k: v for k, v in zip(self.raw_keys, values) if v != -1}
         features = None

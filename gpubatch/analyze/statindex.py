@@ -23,7 +23,9 @@ from .model import FileReport
 from .packed import Packed, pack
 
 RACY_NS = 2_000_000_000
-FORMAT = 4
+# errors that the file's bytes decide (and Python's version: the generation folder's), indexed like reports
+KEPT_ERRORS = ("SyntaxError: ", "cannot decode: ", "binary file")
+FORMAT = 5
 
 
 def _stat(path: str) -> list[int] | None:
@@ -106,9 +108,10 @@ class StatIndex:
         return paths, hits, [p for i, p in enumerate(paths) if i not in hits]
 
     def merge(self, paths: list[str], hits: dict[int, Any], computed: list, path_key) -> list:
-        """Every report in the order of `paths`; the computed ones (without errors) indexed."""
+        """Every report in the order of `paths`; the computed ones indexed, but for errors that the file's bytes
+        alone do not decide (unreadable, too large for this run's limit)."""
         for rep in computed:
-            if rep.error is None:
+            if rep.error is None or rep.error.startswith(KEPT_ERRORS):
                 self.add(rep.path, path_key(rep.path), rep)
         rest = iter(computed)
         return [hits[i] if i in hits else next(rest) for i in range(len(paths))]

@@ -42,12 +42,22 @@ def test_unchanged_files_are_not_read(tmp_path, monkeypatch):
     src, cache = _tree(tmp_path), tmp_path / "cache"
     cold = _run(src, cache)
     with monkeypatch.context() as m:
-        (src / "bad.py").unlink()  # a file with an error is never indexed: leave it out of the read-free run
         _never_read(m)
         warm = _run(src, cache)
-    assert [r.findings for r in warm.files] == [r.findings for r in cold.files if not r.path.endswith("bad.py")]
-    assert [r.metrics for r in warm.files] == [r.metrics for r in cold.files if not r.path.endswith("bad.py")]
+    assert [r.findings for r in warm.files] == [r.findings for r in cold.files]
+    assert [r.metrics for r in warm.files] == [r.metrics for r in cold.files]
+    assert [r.error for r in warm.files] == [r.error for r in cold.files] and warm.files[-1].error  # bad.py
     assert all(r.cached for r in warm.files) and not warm.warnings
+
+
+def test_errors_the_bytes_do_not_decide_are_not_indexed(tmp_path):
+    """A file over this run's size limit is reported, and looked at again next time (the limit may change)."""
+    src, cache = _tree(tmp_path), tmp_path / "cache"
+    with BatchExecutor(EngineSettings(device="cpu")) as ex:
+        first = run_analyze(discover([src]), ex, POLICY, jobs=1, max_bytes=20, cache_dir=str(cache))
+    assert first.files[0].error.startswith("file larger")
+    warm = _run(src, cache)
+    assert not warm.files[0].cached and warm.files[0].error is None and warm.files[1].cached
 
 
 def test_changed_file_is_analysed_again(tmp_path):
@@ -105,5 +115,5 @@ def test_a_changed_file_rewrites_only_its_shard(tmp_path):
     os.utime(src / "m7.py", (time.time() - 30, time.time() - 30))
     warm = _run(src, cache)
     rewritten = [p for p, t in shards.items() if p.stat().st_mtime_ns != t]
-    assert len(rewritten) == 1 and sum(not r.cached for r in warm.files) == 2  # m7.py, and bad.py (never indexed)
-    assert all(r.cached for r in _run(src, cache).files if r.error is None)
+    assert len(rewritten) == 1 and [r.path for r in warm.files if not r.cached] == [str(src / "m7.py")]
+    assert all(r.cached for r in _run(src, cache).files)

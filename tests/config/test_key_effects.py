@@ -262,14 +262,18 @@ def test_gpu_performance_prefetch(tmp_path):
 # -- analyze.* -----------------------------------------------------------------------------------------
 def test_analyze_jobs(tmp_path, monkeypatch):
     import gpubatch.analyze.parse as parse
+    from gpubatch.analyze.job import SMALL_RUN
 
     pools = []
     real = parse.worker_pool
     monkeypatch.setattr(parse, "worker_pool", lambda n, *a, **kw: pools.append(n) or real(n, *a, **kw))
-    analyze(tmp_path, SIX, analyze__jobs=1)
+    many = {f"m{i}.py": f"x{i} = {i}\n" for i in range(SMALL_RUN + 1)}
+    analyze(tmp_path, many, analyze__jobs=1)
     assert pools == []  # one job: parsed in this process
     analyze(tmp_path, {}, analyze__jobs=2)
     assert pools == [2]
+    analyze(tmp_path / "few", SIX, analyze__jobs=2)
+    assert pools == [2]  # a handful of files: parsed here, no pool started
 
 
 def test_analyze_max_file_bytes(tmp_path):

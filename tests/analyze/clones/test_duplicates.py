@@ -116,7 +116,7 @@ def test_cached_run_equals_cold_run_and_broken_files_are_skipped(tmp_path):
                                 "--config", str(_config(tmp_path))])
         assert r.exit_code == 1, r.output  # E999 is an error
         out.append(json.loads(r.stdout))
-    assert out[0]["timings"]["cached_files"] == 0 and out[1]["timings"]["cached_files"] == 3
+    assert out[0]["timings"]["cached_files"] == 0 and out[1]["timings"]["cached_files"] == 4  # the syntax error too
     assert out[0]["duplicates"] == out[1]["duplicates"] and out[0]["findings"] == out[1]["findings"]
     assert {m["path"].rsplit("/", 1)[1] for g in out[0]["duplicates"] for m in g["members"]} == {"a.py", "b.py", "c.py"}
     assert any(f["code"] == "E999" for f in out[0]["findings"])
