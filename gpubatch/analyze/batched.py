@@ -78,7 +78,9 @@ def concat(files: list[FileTensors]):
     big = np.concatenate(tables) if tables else np.zeros((0, len(COLUMNS)), np.int64)
     node_off = np.repeat(np.cumsum(counts) - counts, counts)
     block_off = np.repeat(np.cumsum(nblocks) - nblocks, counts)
-    nodes = {c: big[:, k] for k, c in enumerate(COLUMNS)}
+    # each column made contiguous once: every metric and rule then reads 8 bytes a node instead of a cache line
+    # (strided views of the row table made the batch's NumPy ops 3-5x slower)
+    nodes = dict(zip(COLUMNS, np.ascontiguousarray(big.T)))
     nodes["parent"] = np.where(nodes["parent"] >= 0, nodes["parent"] + node_off, -1)
     nodes["owner"] = np.where(nodes["owner"] >= 0, nodes["owner"] + block_off, -1)
     nodes["file"] = np.repeat(np.arange(len(files)), counts)
