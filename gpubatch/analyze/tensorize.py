@@ -69,15 +69,37 @@ class FileTensors:
     ascii: bool = False  # pure ASCII source: byte columns are character columns (no re-read to report)
 
     def __getstate__(self) -> dict:
-        """Workers send the table once: the column views in `nodes` would each be pickled as a copy."""
+        """Workers send the table once (the column views in `nodes` would each be pickled as a copy), each column
+        in the narrowest integer type that holds it: a third of the bytes through the pipe, which the parent
+        process reads for every file of a cold run."""
         state = dict(self.__dict__)
         state["nodes"] = None
+        table = state["table"]
+        if table is not None and table.dtype == np.int64:
+            state["table"] = [_narrow(table[:, k]) for k in range(table.shape[1])]
         return state
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
         table = state["table"]
+        if isinstance(table, list):
+            wide = np.empty((len(table[0]) if table else 0, len(table)), dtype=np.int64)
+            for k, col in enumerate(table):
+                wide[:, k] = col
+            state["table"] = table = wide
+        self.__dict__.update(state)
         self.nodes = {c: table[:, k] for k, c in enumerate(COLUMNS)} if table is not None else {}
+
+
+def _narrow(col: np.ndarray) -> np.ndarray:
+    """The column in the narrowest signed or unsigned integer type that holds its values."""
+    if not len(col):
+        return col
+    lo, hi = int(col.min()), int(col.max())
+    for dt in (np.uint8, np.int8, np.int16, np.int32):
+        info = np.iinfo(dt)
+        if info.min <= lo and hi <= info.max:
+            return col.astype(dt)
+    return np.ascontiguousarray(col)
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -242,3 +242,18 @@ def test_parsing_prints_no_warnings_of_the_analysed_code(tmp_path):
         warnings.simplefilter("always")
         res = analyze(tmp_path, {"a.py": 'import re\nPAT = re.compile("\\d+")\n'})
     assert not seen and not res.files[0].error
+
+
+def test_tensors_cross_the_pipe_narrow_and_come_back_whole(tmp_path):
+    """A worker's tensors pickle each column in its narrowest type; the parent gets the same int64 table."""
+    import pickle
+
+    import numpy as np
+
+    f = tmp_path / "a.py"
+    f.write_text(SAMPLE + "x = 2 ** 40\nclass C:\n    big = 10 ** 30\n")
+    ft = tensorize(str(f))
+    back = pickle.loads(pickle.dumps(ft))
+    assert back.table.dtype == np.int64 and np.array_equal(back.table, ft.table)
+    assert all(np.array_equal(back.nodes[c], ft.nodes[c]) for c in ft.nodes)
+    assert len(pickle.dumps(ft)) < ft.table.nbytes / 2
