@@ -1,5 +1,5 @@
 """`gpubatch analyze` against `ruff check` with the same codes, cold and warm, side by side in one run, with
-the peak memory of each command's whole process group; on trees of several sizes (copies of a tree, each file
+the peak memory of each command's whole process tree; on trees of several sizes (copies of a tree, each file
 made unique) to see how time grows.
 
     python benchmarks/analyze_vs_ruff.py --tree /usr/lib/python3.12 --copies 11,44 --ruff ruff \
@@ -31,33 +31,49 @@ CODES = "E722,B006,B008,S307,S102,E711,E712,C901"
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def _group_rss(pgid: int) -> int:
-    """Bytes resident in every process of the group (Linux /proc)."""
-    total = 0
+def _tree_memory(root: int) -> tuple[int, int]:
+    """Bytes resident in the process `root` and all its descendants (Linux /proc; a worker pool's processes
+    put themselves in groups of their own, so the process group would miss them): the sum of their RSS, which
+    counts a page shared by forked workers (and shared libraries) once per process, and the sum of their PSS,
+    which splits each shared page between its sharers (0 where smaps_rollup is missing)."""
+    parent: dict[int, int] = {}
     for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            if os.getpgid(int(pid)) != pgid:
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/stat") as fh:
+                    parent[int(pid)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
                 continue
+    tree, grew = {root}, True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in tree and p not in tree}
+        tree |= more
+        grew = bool(more)
+    rss = pss = 0
+    for pid in tree:
+        try:
             with open(f"/proc/{pid}/statm") as fh:
-                total += int(fh.read().split()[1]) * PAGE
+                rss += int(fh.read().split()[1]) * PAGE
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                pss += next((int(ln.split()[1]) * 1024 for ln in fh if ln.startswith("Pss:")), 0)
         except (OSError, ValueError, IndexError):
             continue
-    return total
+    return rss, pss
 
 
 def measure(cmd: list[str], cwd: Path) -> dict:
     """Wall time and peak resident memory of the command's process group (sampled every 20 ms)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    peak = 0
+    peak = peak_pss = 0
     while proc.poll() is None:
-        peak = max(peak, _group_rss(proc.pid))
+        rss, pss = _tree_memory(proc.pid)
+        peak, peak_pss = max(peak, rss), max(peak_pss, pss)
         time.sleep(0.02)
     seconds = time.perf_counter() - t0
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    out = {"seconds": round(seconds, 3), "peak_mb": round(peak / 2**20, 1), "exit": proc.returncode}
+    out = {"seconds": round(seconds, 3), "peak_mb": round(peak / 2**20, 1), "peak_pss_mb": round(peak_pss / 2**20, 1),
+           "exit": proc.returncode}
     if proc.returncode not in (0, 1):
         out["stderr"] = err[-1500:]
     return out
@@ -152,7 +168,7 @@ def main() -> None:
             shown = 2 + 2 * len(args.devices.split(",")) + 2 * args.floor
             for r in rows[-shown:]:
                 print(f"{r['files']:>6} files  {r['tool']:<15} {r['phase']:<5} {r['seconds']:8.2f} s "
-                      f"{r['peak_mb']:8.1f} MB", flush=True)
+                      f"{r['peak_mb']:8.1f} MB (PSS {r['peak_pss_mb']:.1f} MB)", flush=True)
             shutil.rmtree(tree, ignore_errors=True)
             save(args.json, ruff, rows)  # after each size: a run cut short keeps what it measured
     finally:
