@@ -49,6 +49,11 @@ def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | N
     return [_parse_one(p, max_bytes, cache_dir, key, pk) for p, pk in paths]
 
 
+# chunks submitted per parser and not yet taken: one being parsed and one waiting keeps every parser busy;
+# more only holds finished tables in the parent (a cold 16-core run takes them in slower than they come)
+IN_FLIGHT = 2
+
+
 def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
            chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
     """Parse files (paths, or `(path, path_key)` pairs for the result cache) in a process pool, in order, with a
@@ -73,7 +78,7 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
             if batch:
                 pending.append((batch, pool.submit(_parse_many, batch, max_bytes, cache_dir, key)))
             batch = list(itertools.islice(names, chunk))
-            if len(pending) >= 4 * jobs or not batch:
+            if len(pending) >= IN_FLIGHT * jobs or not batch:
                 lost, fut = pending.popleft()
                 done = wait_result(fut)
                 lost = []
