@@ -17,6 +17,7 @@ import numpy as np
 from .batched import Block
 from .halstead import mi_rank, report
 from .model import FileReport, Finding
+from .tensorize import narrow
 
 _KINDS = ("C", "F", "M")
 _NO_HALSTEAD = (0, 0, 0, 0)  # a class's row
@@ -135,15 +136,6 @@ class _BlockRowsOut:
         return np.concatenate(parts) if parts else np.zeros((0, 12), np.int64)
 
 
-def _narrow(a: np.ndarray) -> np.ndarray:
-    """The array in the narrowest integer type that holds its values (most block columns fit a byte)."""
-    lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
-    for dt in (np.uint8, np.int16, np.int32):
-        if np.iinfo(dt).min <= lo and hi <= np.iinfo(dt).max:
-            return a.astype(dt)
-    return a
-
-
 def pack(entries: list[tuple[str, list[int], str, FileReport]], char_col: Callable[[str, int, int], int]) -> bytes:
     """(path, stat, path key, report) of every file as one body. `char_col` gives a finding's 1-based character
     column, kept so that a warm run's report reads no source file."""
@@ -167,9 +159,9 @@ def pack(entries: list[tuple[str, list[int], str, FileReport]], char_col: Callab
         blocks.add(rep.blocks)
     rows = blocks.rows()
     arrays = {"files": np.array(files, dtype=np.int64).reshape(-1, _RAW + len(raw_keys)),
-              "hal": _narrow(np.array(hal, dtype=np.int64).reshape(-1, 4)), "mi": np.array(mi, dtype=np.float64),
-              "findings": _narrow(np.array(findings, dtype=np.int64).reshape(-1, 8)),
-              **{f"blocks{k}": _narrow(rows[:, k]) for k in range(12)},
+              "hal": narrow(np.array(hal, dtype=np.int64).reshape(-1, 4)), "mi": np.array(mi, dtype=np.float64),
+              "findings": narrow(np.array(findings, dtype=np.int64).reshape(-1, 8)),
+              **{f"blocks{k}": narrow(rows[:, k]) for k in range(12)},
               "features": np.frombuffer(b"".join(feats), dtype=np.uint8)}
     header = {"strings": list(sid.ids), "raw_keys": raw_keys,
               "arrays": [[name, a.dtype.str, list(a.shape)] for name, a in arrays.items()]}

@@ -92,10 +92,13 @@ class StatIndex:
         if st is None or i is None or packed.stat(i) != st or packed.key(i) != path_key:
             return None
         rep = self.served[path] = packed.report(i, path)
-        if not rep.ascii and rep.findings:
-            for line, col, char in packed.char_cols(i):
-                self.char_columns[path, line, col] = char
+        self._keep_columns(packed, i, rep)
         return rep
+
+    def _keep_columns(self, packed: Packed, i: int, rep: FileReport) -> None:
+        """The stored character columns of a stored report's findings, when its file is not pure ASCII."""
+        if not rep.ascii and rep.findings:
+            self.char_columns.update(((rep.path, ln, c), ch) for ln, c, ch in packed.char_cols(i))
 
     def serve(self, paths, path_key: Callable[[str], str]) -> tuple[list[str], dict[int, Any], list[str]]:
         """(every path, the reports the index answers by position, and the paths left to analyse)."""
@@ -146,8 +149,7 @@ class StatIndex:
                 if path in fresh or not keep_unseen and path not in self.stats:
                     continue
                 rep = self.served.get(path) or packed.report(i, path)
-                if not rep.ascii and rep.findings:
-                    self.char_columns.update(((path, ln, c), ch) for ln, c, ch in packed.char_cols(i))
+                self._keep_columns(packed, i, rep)
                 entries.append((path, packed.stat(i), packed.key(i), rep))
             entries += [(path, st, key, rep) for path, (st, key, rep) in fresh.items()]
             if not entries and packed is None and k not in self.dirty:

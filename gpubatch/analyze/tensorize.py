@@ -76,7 +76,7 @@ class FileTensors:
         state["nodes"] = None
         table = state["table"]
         if table is not None and table.dtype == np.int64:
-            state["table"] = [_narrow(table[:, k]) for k in range(table.shape[1])]
+            state["table"] = [narrow(table[:, k]) for k in range(table.shape[1])]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -90,8 +90,9 @@ class FileTensors:
         self.nodes = {c: table[:, k] for k, c in enumerate(COLUMNS)} if table is not None else {}
 
 
-def _narrow(col: np.ndarray) -> np.ndarray:
-    """The column in the narrowest signed or unsigned integer type that holds its values."""
+def narrow(col: np.ndarray) -> np.ndarray:
+    """The integer array in the narrowest signed or unsigned type that holds its values (for the pipe between
+    processes and for the stat index)."""
     if not len(col):
         return col
     lo, hi = int(col.min()), int(col.max())

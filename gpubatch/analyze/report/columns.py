@@ -51,11 +51,8 @@ def _lines(path: str) -> tuple[str, ...]:
     """The file's lines, read once while it is unchanged (a process may report on a file more than once)."""
     if path in _GIVEN:
         return _GIVEN[path]
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ()
-    return _read_lines(path, (st.st_mtime_ns, st.st_size, st.st_ino))
+    stamp = _stamp(path)
+    return _read_lines(path, stamp) if stamp else ()
 
 
 def line_text(path: str, line: int) -> str:
