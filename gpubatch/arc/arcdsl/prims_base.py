@@ -7,6 +7,7 @@ type (tuple or frozenset) through `apply`, `sfilter`, `merge`, `combine`, `diffe
 from __future__ import annotations
 
 import operator
+from itertools import chain
 from typing import Any, Callable
 
 CONSTANTS: dict[str, Any] = {
@@ -75,7 +76,7 @@ def difference(a, b): return type(a)(e for e in a if e not in b)
 def order(container, compfunc): return tuple(sorted(container, key=compfunc))
 def repeat(item, num): return tuple(item for _ in range(num))
 def size(container): return len(container)
-def merge(containers): return type(containers)(e for part in containers for e in part)
+def merge(containers): return type(containers)(chain.from_iterable(containers))  # the parts' order, in C
 def maximum(container): return max(container, default=0)
 def minimum(container): return min(container, default=0)
 def initset(value): return frozenset((value,))

@@ -36,4 +36,11 @@ def primitives() -> dict[str, Callable[..., Any]]:
     return table
 
 
+def solver_table() -> dict[str, Callable[..., Any]]:
+    """What solvers call: the references, with the array forms of `arrays.FORMS` in place of theirs."""
+    from . import arrays  # NumPy is imported only when solvers run
+
+    return {**primitives(), **arrays.FORMS}
+
+
 CONSTANTS = prims_base.CONSTANTS

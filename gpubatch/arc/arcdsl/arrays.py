@@ -1,0 +1,95 @@
+"""Array forms (NumPy) of per-value primitives whose cost grows with a product of sizes, used where the values
+are large: `occurrences` (every window of the grid against every cell of the object, 3-7x faster than the loop
+on a 27x27 grid with many matches).
+
+Each form returns exactly the reference's value, its sets built in the reference's order so that they iterate
+alike, or None where its input is outside what it handles (then the reference in `prims_*` runs, errors
+included); `FORMS` replaces those primitives in the solver table. Where building the result's sets is itself
+the cost there is no such form: a patch shifted to every location of a set and merged (`mapply(lbind(shift, p),
+locations)`, the longest evaluations of the cross battery, `benchmarks/arcdsl_tail.py`) costs about 1 us a cell
+in `frozenset` alone, and array arithmetic before it gained nothing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import prims_objects
+
+MIN_WORK = 1024  # window-cells (or shifted cells) below which the reference's loop is as fast
+_GRIDS: dict[int, tuple[Any, np.ndarray]] = {}  # id -> (grid, its array): a solver scans one grid many times
+_GRIDS_KEPT = 16
+
+
+def grid_array(grid: Any) -> np.ndarray | None:
+    """A grid (a non-empty tuple of equal, non-empty tuples of integers) as an int64 array; None otherwise."""
+    hit = _GRIDS.get(id(grid))
+    if hit is not None and hit[0] is grid:
+        return hit[1]
+    if type(grid) is not tuple or not grid or type(grid[0]) is not tuple or not grid[0]:
+        return None
+    w = len(grid[0])
+    if any(type(row) is not tuple or len(row) != w for row in grid):
+        return None
+    arr = _ints(grid)
+    if arr is None or arr.ndim != 2:
+        return None
+    if len(_GRIDS) >= _GRIDS_KEPT:
+        _GRIDS.pop(next(iter(_GRIDS)))
+    _GRIDS[id(grid)] = (grid, arr)
+    return arr
+
+
+def _ints(rows: Any) -> np.ndarray | None:
+    """Nested sequences of Python ints or bools as an int64 array, or None (other values, ragged rows)."""
+    try:
+        arr = np.array(rows)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if arr.dtype.kind not in "iub" or arr.size == 0:
+        return None
+    return arr.astype(np.int64, copy=False)
+
+
+def object_cells(patch: Any) -> np.ndarray | None:
+    """An object (a frozenset of (colour, (i, j)) with integer parts) as [n, 3] int64 rows; None otherwise."""
+    if type(patch) is not frozenset or not patch:
+        return None
+    try:
+        flat = [(v, i, j) for v, (i, j) in patch]
+    except (TypeError, ValueError):
+        return None
+    if any(type(x) not in (int, bool) for row in flat for x in row):
+        return None
+    return np.array(flat, dtype=np.int64)
+
+
+def occurrences_array(grid: Any, obj: Any) -> frozenset | None:
+    """Upper-left corners where every cell of the normalised object finds its colour in the grid, as the
+    reference finds them; None where the input is not a grid and a non-empty object of integers."""
+    g = grid_array(grid)
+    cells = object_cells(obj) if g is not None else None
+    if cells is None:
+        return None
+    cells[:, 1:] -= cells[:, 1:].min(axis=0)
+    oh, ow = int(cells[:, 1].max()) + 1, int(cells[:, 2].max()) + 1
+    h2, w2 = g.shape[0] - oh + 1, g.shape[1] - ow + 1
+    if h2 <= 0 or w2 <= 0:
+        return frozenset()
+    windows = np.lib.stride_tricks.sliding_window_view(g, (oh, ow))  # [h2, w2, oh, ow], no copy
+    hit = (windows[:, :, cells[:, 1], cells[:, 2]] == cells[:, 0]).all(axis=2)
+    return frozenset(set(map(tuple, np.argwhere(hit).tolist())))  # row by row into a set, as the reference
+
+
+def occurrences(grid, obj):
+    """`occurrences` of the solver table: the array form where the grid and object are large."""
+    if type(obj) is frozenset and type(grid) is tuple and grid and type(grid[0]) is tuple \
+            and len(obj) * len(grid) * len(grid[0]) >= MIN_WORK:
+        found = occurrences_array(grid, obj)
+        if found is not None:
+            return found
+    return prims_objects.occurrences(grid, obj)
+
+
+FORMS = {"occurrences": occurrences}
