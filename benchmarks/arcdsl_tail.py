@@ -39,11 +39,22 @@ def _task(args) -> dict:
     solvers_file, task = args
     if not _STATE:
         _setup(solvers_file)
-    exprs, prims = _STATE["exprs"], _STATE["prims"]
+    exprs = _STATE["exprs"]
     grids = [g for g, _ in task.train] + list(task.test_inputs)
-    values: list[dict] = [dict(enumerate(grids))] + [{} for _ in exprs[1:]]
     cost = [0.0] * len(exprs)
-    slow = []
+    slow: list[tuple[int, int, float]] = []
+    with interp.gc_paused():  # as the battery runs them
+        _timed(grids, cost, slow)
+    pairs = {s.name: sum(cost[e] for e in set(mine)) for s, mine in zip(_STATE["solvers"], _STATE["lines"])}
+    lines = {_STATE["where"][e][0]: c for e, c in enumerate(cost) if c > 0}
+    return {"task": task.id, "samples": len(grids), "seconds": sum(cost), "pairs": pairs, "lines": lines,
+            "slow": [{"line": _STATE["where"][e][0], "shared_by": len(_STATE["where"][e]),
+                      "primitive": str(exprs[e][0][1]), "sample": k, "seconds": round(dt, 4)} for e, k, dt in slow]}
+
+
+def _timed(grids: list, cost: list[float], slow: list) -> None:
+    exprs, prims = _STATE["exprs"], _STATE["prims"]
+    values: list[dict] = [dict(enumerate(grids))] + [{} for _ in exprs[1:]]
     for e in range(1, len(exprs)):
         func, fargs, call = exprs[e]
         for k in range(len(grids)):
@@ -59,11 +70,7 @@ def _task(args) -> dict:
             cost[e] += dt
             if dt >= KEEP_S:
                 slow.append((e, k, dt))
-    pairs = {s.name: sum(cost[e] for e in set(mine)) for s, mine in zip(_STATE["solvers"], _STATE["lines"])}
-    lines = {_STATE["where"][e][0]: c for e, c in enumerate(cost) if c > 0}
-    return {"task": task.id, "samples": len(grids), "seconds": sum(cost), "pairs": pairs, "lines": lines,
-            "slow": [{"line": _STATE["where"][e][0], "shared_by": len(_STATE["where"][e]),
-                      "primitive": str(exprs[e][0][1]), "sample": k, "seconds": round(dt, 4)} for e, k, dt in slow]}
+    values.clear()
 
 
 def main() -> None:

@@ -115,3 +115,19 @@ def test_battery_needs_solvers_and_a_known_mode(tmp_path):
     (tmp_path / "broken.py").write_text("def solve_x(I:\n")
     result = runner.invoke(app, ["run-batt", "--solvers", str(tmp_path / "broken.py")])
     assert result.exit_code == 2 and "not Python" in result.output
+
+
+def test_batch_sizes_even_out_cost_and_split_the_largest_tasks():
+    from gpubatch.arc.arcdsl.battery import batch_sizes
+
+    costs = [900] * 300 + [100] * 300 + [10] * 3000  # three tasks' pairs, largest first, as battery_pairs orders
+    sizes = batch_sizes(costs, 32)
+    assert sum(sizes) == len(costs) and all(sizes)
+    at, spent = 0, []
+    for n in sizes:
+        spent.append(sum(costs[at:at + n]))
+        at += n
+    target = sum(costs) / 32
+    assert max(spent) <= target and 32 <= len(sizes) <= 2 * 32 + 1  # no batch above the mean: the largest split
+    assert sizes[0] < 300 and sizes[-1] > sizes[0]  # the costliest pairs in small batches, the cheap in large
+    assert batch_sizes([5], 64) == [1] and batch_sizes([], 8) == []

@@ -44,6 +44,20 @@ def battery_pairs(solvers: list[Solver], tasks: list[Task], mode: str) -> list[t
     return [(s, by_id[s.task_id]) for s in solvers if s.task_id in by_id]
 
 
+def batch_sizes(costs: list[int], batches: int) -> list[int]:
+    """Pairs per batch, cut in order so that each batch costs about the same (a pair's cost: its task's cells):
+    the largest tasks, first in the order, are split over several batches rather than one batch holding the
+    costliest pairs, which would end long after the others (many batches a worker for the same reason)."""
+    target = sum(costs) / max(1, batches)
+    sizes, size, acc = [], 0, 0.0
+    for c in costs:
+        if size and acc + c > target:
+            sizes.append(size)
+            size, acc = 0, 0.0
+        size, acc = size + 1, acc + c
+    return sizes + [size] if size else sizes
+
+
 def _cells(task: Task) -> int:
     """A task's size in grid cells over its samples: how costly running a solver on it tends to be."""
     return sum(len(g) * len(g[0]) for g in _inputs(task))
@@ -154,9 +168,8 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     start = executor.warm(op)
     t0 = time.perf_counter()
     outcomes: list[PairOutcome] = []
-    # many batches a worker, so that one costly solver or task does not leave the other workers idle
-    piece = max(1, -(-len(pairs) // (BATCHES_PER_WORKER * executor.runner.width)))
-    sizes = [piece] * -(-len(pairs) // piece)
+    cells = {t.id: _cells(t) for t in tasks}
+    sizes = batch_sizes([cells[t.id] for _, t in pairs], BATCHES_PER_WORKER * executor.runner.width)
     for (solver, task), res in zip(pairs, executor.run_all(op, pairs, total=len(pairs), label="pairs",
                                                            sizes=sizes)):
         if isinstance(res, ItemFailure):
