@@ -36,7 +36,7 @@ def grid_array(grid: Any) -> np.ndarray | None:
     if arr is None or arr.ndim != 2:
         return None
     if len(_GRIDS) >= _GRIDS_KEPT:
-        _GRIDS.pop(next(iter(_GRIDS)))
+        _GRIDS.clear()  # one call, safe where worker threads share the module
     _GRIDS[id(grid)] = (grid, arr)
     return arr
 
