@@ -51,6 +51,8 @@ def test_occurrences_array_equals_the_reference(case):
     (((1, 2),), frozenset()),  # empty object
     (((1, 2),), frozenset({((1,), (0, 0))})),  # a colour that is not an integer
     (frozenset({(1, (0, 0))}), frozenset({(1, (0, 0))})),  # not a grid
+    (((1, 2),), frozenset({(2 ** 70, (0, 0))})),  # a colour past 64 bits
+    (((2 ** 70, 2),), frozenset({(1, (0, 0))})),  # a grid value past 64 bits
 ])
 def test_occurrences_array_declines_what_it_does_not_handle(grid, obj):
     assert arrays.occurrences_array(grid, obj) is None

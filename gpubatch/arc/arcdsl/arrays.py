@@ -17,7 +17,7 @@ import numpy as np
 
 from . import prims_objects
 
-MIN_WORK = 1024  # window-cells (or shifted cells) below which the reference's loop is as fast
+MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
 _GRIDS: dict[int, tuple[Any, np.ndarray]] = {}  # id -> (grid, its array): a solver scans one grid many times
 _GRIDS_KEPT = 16
 
@@ -62,7 +62,10 @@ def object_cells(patch: Any) -> np.ndarray | None:
         return None
     if any(type(x) not in (int, bool) for row in flat for x in row):
         return None
-    return np.array(flat, dtype=np.int64)
+    try:
+        return np.array(flat, dtype=np.int64)
+    except OverflowError:  # a colour or coordinate past 64 bits: the reference compares it exactly
+        return None
 
 
 def occurrences_array(grid: Any, obj: Any) -> frozenset | None:
