@@ -72,16 +72,17 @@ class Block(NamedTuple):
 
 def concat(files: list[FileTensors]):
     """One set of arrays for the batch: node columns with global parent/owner indices, and block tables."""
-    counts = np.asarray([0 if ft.table is None else len(ft.table) for ft in files], np.int64)
+    counts = np.asarray([ft.node_count for ft in files], np.int64)
     nblocks = np.asarray([len(ft.blocks) for ft in files], np.int64)
-    tables = [ft.table for ft in files if ft.table is not None and len(ft.table)]
+    tables = [ft for ft in files if ft.node_count]
     node_off = np.repeat(np.cumsum(counts) - counts, counts)
     block_off = np.repeat(np.cumsum(nblocks) - nblocks, counts)
-    # each column gathered contiguous from the files' tables: every metric and rule then reads 8 bytes a node
+    # each column gathered contiguous (and int64, whatever type a file's column came in) from the files' tables:
+    # every metric and rule then reads 8 bytes a node
     # instead of a cache line (strided views of one row table made the batch's NumPy ops 3-5x slower), and no
     # whole-batch row table is built beside the columns (it doubled the batch's memory)
-    nodes = {c: np.concatenate([t[:, k] for t in tables]) if tables else np.zeros(0, np.int64)
-             for k, c in enumerate(COLUMNS)}
+    nodes = {c: np.concatenate([ft.column(k) for ft in tables], dtype=np.int64) if tables
+             else np.zeros(0, np.int64) for k, c in enumerate(COLUMNS)}
     nodes["parent"] = np.where(nodes["parent"] >= 0, nodes["parent"] + node_off, -1)
     nodes["owner"] = np.where(nodes["owner"] >= 0, nodes["owner"] + block_off, -1)
     nodes["file"] = np.repeat(np.arange(len(files)), counts)

@@ -129,7 +129,7 @@ class TensorCache:
         meta = {"sha": ft.sha, "n": len(ft.nodes["kind"]), "columns": list(COLUMNS), "blocks": ft.blocks,
                 "noqa": ft.noqa, "raw": ft.raw, "strings": ft.string_lines, "ascii": ft.ascii}
         head = json.dumps(meta).encode()
-        table = np.ascontiguousarray(ft.table, dtype="<i8")
+        table = np.ascontiguousarray(ft.wide(), dtype="<i8")
         try:
             _write(self._file(ft.sha), _seal(len(head).to_bytes(8, "little") + head + table.tobytes()))
             return True

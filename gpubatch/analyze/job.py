@@ -33,7 +33,7 @@ def _todo(files: list[FileTensors]) -> list[FileTensors]:
 
 def batch_work(files: list[FileTensors]) -> int:
     """The op's work: AST nodes of the batch's files that are not cached."""
-    return sum(len(f.table) for f in _todo(files) if f.error is None and f.table is not None)
+    return sum(f.node_count for f in _todo(files) if f.error is None)
 
 
 def prepare_batch(files: list[FileTensors]) -> tuple:

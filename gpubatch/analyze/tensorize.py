@@ -57,7 +57,9 @@ class FileTensors:
     path: str
     sha: str = ""
     nodes: dict = field(default_factory=dict)  # column -> array (views into `table`)
-    table: np.ndarray | None = None  # [nodes, len(COLUMNS)] int64
+    # [nodes, len(COLUMNS)] int64; from a worker process, one array per column in its narrowest type, kept so
+    # until the batch is concatenated (`column`, `node_count`, `wide`): the parent holds a quarter of the bytes
+    table: np.ndarray | list | None = None
     blocks: list = field(default_factory=list)  # [kind, name, line, col, end_line, owner, params, node]
     noqa: dict = field(default_factory=dict)  # line -> list of codes (empty list: all)
     raw: dict = field(default_factory=dict)
@@ -75,19 +77,34 @@ class FileTensors:
         state = dict(self.__dict__)
         state["nodes"] = None
         table = state["table"]
-        if table is not None and table.dtype == np.int64:
+        if isinstance(table, np.ndarray) and table.dtype == np.int64:
             state["table"] = [narrow(table[:, k]) for k in range(table.shape[1])]
         return state
 
     def __setstate__(self, state: dict) -> None:
-        table = state["table"]
-        if isinstance(table, list):
-            wide = np.empty((len(table[0]) if table else 0, len(table)), dtype=np.int64)
-            for k, col in enumerate(table):
-                wide[:, k] = col
-            state["table"] = table = wide
         self.__dict__.update(state)
-        self.nodes = {c: table[:, k] for k, c in enumerate(COLUMNS)} if table is not None else {}
+        table = self.table
+        if isinstance(table, list):
+            self.nodes = dict(zip(COLUMNS, table))
+        else:
+            self.nodes = {c: table[:, k] for k, c in enumerate(COLUMNS)} if table is not None else {}
+
+    @property
+    def node_count(self) -> int:
+        """How many AST nodes the file's table holds (0 without a table)."""
+        if self.table is None:
+            return 0
+        return len(self.table[0]) if isinstance(self.table, list) else len(self.table)
+
+    def column(self, k: int) -> np.ndarray:
+        """Column `k` of the table, in whatever integer type it is held."""
+        return self.table[k] if isinstance(self.table, list) else self.table[:, k]
+
+    def wide(self) -> np.ndarray:
+        """The whole table as [nodes, len(COLUMNS)] int64 (the content cache stores it so)."""
+        if isinstance(self.table, list):
+            return np.stack(self.table, axis=1).astype(np.int64) if self.table else np.zeros((0, 0), np.int64)
+        return self.table
 
 
 def narrow(col: np.ndarray) -> np.ndarray:

@@ -244,8 +244,9 @@ def test_parsing_prints_no_warnings_of_the_analysed_code(tmp_path):
     assert not seen and not res.files[0].error
 
 
-def test_tensors_cross_the_pipe_narrow_and_come_back_whole(tmp_path):
-    """A worker's tensors pickle each column in its narrowest type; the parent gets the same int64 table."""
+def test_tensors_cross_the_pipe_narrow_and_stay_narrow_until_concat(tmp_path):
+    """A worker's tensors pickle each column in its narrowest type and the parent keeps them so; every column,
+    the whole table and a batch's concatenated columns come out equal, int64, to the worker's."""
     import pickle
 
     import numpy as np
@@ -254,6 +255,15 @@ def test_tensors_cross_the_pipe_narrow_and_come_back_whole(tmp_path):
     f.write_text(SAMPLE + "x = 2 ** 40\nclass C:\n    big = 10 ** 30\n")
     ft = tensorize(str(f))
     back = pickle.loads(pickle.dumps(ft))
-    assert back.table.dtype == np.int64 and np.array_equal(back.table, ft.table)
+    assert isinstance(back.table, list) and back.node_count == ft.node_count == len(ft.table)
+    assert sum(c.nbytes for c in back.table) < ft.table.nbytes / 2
+    assert back.wide().dtype == np.int64 and np.array_equal(back.wide(), ft.table)
     assert all(np.array_equal(back.nodes[c], ft.nodes[c]) for c in ft.nodes)
+    assert all(np.array_equal(back.column(k), ft.column(k)) for k in range(ft.table.shape[1]))
     assert len(pickle.dumps(ft)) < ft.table.nbytes / 2
+    again = pickle.loads(pickle.dumps(back))  # narrow tensors pickle again as they are
+    assert np.array_equal(again.wide(), ft.table)
+    from gpubatch.analyze.batched import concat
+
+    mixed, whole = concat([back, ft, again]), concat([ft, ft, ft])
+    assert all(mixed[0][c].dtype == np.int64 and np.array_equal(mixed[0][c], whole[0][c]) for c in whole[0])
