@@ -56,16 +56,9 @@ def _timed(grids: list, cost: list[float], slow: list) -> None:
     exprs, prims = _STATE["exprs"], _STATE["prims"]
     values: list[dict] = [dict(enumerate(grids))] + [{} for _ in exprs[1:]]
     for e in range(1, len(exprs)):
-        func, fargs, call = exprs[e]
         for k in range(len(grids)):
             t0 = time.perf_counter()
-            try:
-                fn = interp._arg(func, values, k, prims)
-                vals = [interp._arg(a, values, k, prims) for a in fargs]
-                bad = next((v for v in (fn, *vals) if isinstance(v, interp._Failed)), None)
-                values[e][k] = bad if bad is not None else (fn(*vals) if call else fn)
-            except Exception as exc:  # noqa: BLE001 - an error is an outcome
-                values[e][k] = interp._Failed(type(exc).__name__)
+            values[e][k] = interp.evaluate_one(exprs[e], values, k, prims)
             dt = time.perf_counter() - t0
             cost[e] += dt
             if dt >= KEEP_S:

@@ -77,12 +77,11 @@ def concat(files: list[FileTensors]):
     tables = [ft for ft in files if ft.node_count]
     node_off = np.repeat(np.cumsum(counts) - counts, counts)
     block_off = np.repeat(np.cumsum(nblocks) - nblocks, counts)
-    # each column gathered contiguous (and int64, whatever type a file's column came in) from the files' tables:
-    # every metric and rule then reads 8 bytes a node
-    # instead of a cache line (strided views of one row table made the batch's NumPy ops 3-5x slower), and no
-    # whole-batch row table is built beside the columns (it doubled the batch's memory)
-    nodes = {c: np.concatenate([ft.column(k) for ft in tables], dtype=np.int64) if tables
-             else np.zeros(0, np.int64) for k, c in enumerate(COLUMNS)}
+    # each column gathered contiguous, as int64 whatever type a file's column came in: every metric and rule then
+    # reads 8 bytes a node instead of a cache line (strided views of one row table made the batch's NumPy ops 3-5x
+    # slower), and no whole-batch row table is built beside the columns (it doubled the batch's memory)
+    nodes = {c: np.concatenate([ft.nodes[c] for ft in tables], dtype=np.int64) if tables
+             else np.zeros(0, np.int64) for c in COLUMNS}
     nodes["parent"] = np.where(nodes["parent"] >= 0, nodes["parent"] + node_off, -1)
     nodes["owner"] = np.where(nodes["owner"] >= 0, nodes["owner"] + block_off, -1)
     nodes["file"] = np.repeat(np.arange(len(files)), counts)

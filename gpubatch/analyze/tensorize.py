@@ -92,19 +92,15 @@ class FileTensors:
     @property
     def node_count(self) -> int:
         """How many AST nodes the file's table holds (0 without a table)."""
-        if self.table is None:
-            return 0
-        return len(self.table[0]) if isinstance(self.table, list) else len(self.table)
+        return len(self.nodes["kind"]) if self.nodes else 0
 
     def column(self, k: int) -> np.ndarray:
         """Column `k` of the table, in whatever integer type it is held."""
-        return self.table[k] if isinstance(self.table, list) else self.table[:, k]
+        return self.nodes[COLUMNS[k]]
 
     def wide(self) -> np.ndarray:
         """The whole table as [nodes, len(COLUMNS)] int64 (the content cache stores it so)."""
-        if isinstance(self.table, list):
-            return np.stack(self.table, axis=1).astype(np.int64) if self.table else np.zeros((0, 0), np.int64)
-        return self.table
+        return np.stack(self.table, axis=1).astype(np.int64) if isinstance(self.table, list) else self.table
 
 
 def narrow(col: np.ndarray) -> np.ndarray:

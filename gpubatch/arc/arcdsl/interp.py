@@ -78,19 +78,24 @@ def _arg(key: tuple, values: list[dict], k: int, prims: dict) -> Any:
     return prims[key[1]] if key[0] == "prim" else key[3]
 
 
+def evaluate_one(expr: tuple, values: list[dict[int, Any]], k: int, prims: dict) -> Any:
+    """One expression's value for sample `k`, or the first failure that reached it."""
+    func, args, call = expr
+    try:
+        fn = _arg(func, values, k, prims)
+        vals = [_arg(a, values, k, prims) for a in args]
+        bad = next((v for v in (fn, *vals) if isinstance(v, _Failed)), None)
+        return bad if bad is not None else (fn(*vals) if call else fn)
+    except Exception as exc:  # noqa: BLE001 - the oracle raises here too (RecursionError included)
+        return _Failed(f"{type(exc).__name__}: {exc}"[:200])
+
+
 def _evaluate(exprs: list[tuple], need: list[set[int]], values: list[dict[int, Any]], prims: dict) -> None:
-    """Every expression in order, for the samples that need it: its value, or the first failure that reached it."""
+    """Every expression in order, for the samples that need it."""
     for e in range(1, len(exprs)):
-        func, args, call = exprs[e]
-        out = values[e]
+        expr, out = exprs[e], values[e]
         for k in sorted(need[e]):
-            try:
-                fn = _arg(func, values, k, prims)
-                vals = [_arg(a, values, k, prims) for a in args]
-                bad = next((v for v in (fn, *vals) if isinstance(v, _Failed)), None)
-                out[k] = bad if bad is not None else (fn(*vals) if call else fn)
-            except Exception as exc:  # noqa: BLE001 - the oracle raises here too (RecursionError included)
-                out[k] = _Failed(f"{type(exc).__name__}: {exc}"[:200])
+            out[k] = evaluate_one(expr, values, k, prims)
 
 
 @contextmanager
