@@ -56,11 +56,11 @@ def register(app: typer.Typer) -> None:
         from gpubatch.analyze.discover import discover_paths
         from gpubatch.analyze.job import run_analyze
         from gpubatch.analyze.model import LEVELS, RULES, Policy
-        from gpubatch.analyze.report import FORMATS
+        from gpubatch.analyze.report import CHUNKS
 
         cfg = run.cfg
-        if format_ not in FORMATS:
-            raise UserError(f"--format {format_!r}: expected one of {', '.join(FORMATS)}")
+        if format_ not in CHUNKS:
+            raise UserError(f"--format {format_!r}: expected one of {', '.join(CHUNKS)}")
         level = fail_on or cfg.get("analyze.fail_on")
         if level not in FAIL_ON:
             raise UserError(f"--fail-on {level!r}: expected one of {', '.join(FAIL_ON)}")
@@ -113,10 +113,10 @@ def register(app: typer.Typer) -> None:
             from gpubatch.analyze.gates import gate_failures
 
             result.gate_failures = gate_failures(result.files, gates)
-        report = FORMATS[format_](result)
+        report = CHUNKS[format_](result)  # written piece by piece as it is made
         if output:
             write_atomic(output, report)
-        elif report:
+        else:
             write_stdout(report)
         if format_ == "text" and not run.quiet:
             render_summary(run, result)

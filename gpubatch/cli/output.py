@@ -4,7 +4,8 @@
 writes through a symlink to its target (temporary file beside the target, then rename, keeping the target's
 permissions), straight into a FIFO or device (`/dev/stdout`), and leaves no temporary file behind whatever
 fails. Text is encoded as UTF-8 with `surrogateescape`, so a file name that is not valid UTF-8 comes out as
-the bytes it has on disk instead of crashing the writer.
+the bytes it has on disk instead of crashing the writer. Both writers take a report's pieces as they are made
+(an iterable of text), so a large report is never one string.
 """
 from __future__ import annotations
 
@@ -22,6 +23,26 @@ class OutputError(Exception):
 
 def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
+
+
+_BUFFER = 1 << 20  # bytes gathered before each write: few system calls for a report of many small pieces
+
+
+def _write_all(fh, data: str | bytes | Iterable[str]) -> None:
+    """`data` (text, bytes, or pieces of text) encoded into the binary file `fh`."""
+    if isinstance(data, (str, bytes)):
+        fh.write(encode(data) if isinstance(data, str) else data)
+        return
+    part: list[str] = []
+    size = 0
+    for piece in data:
+        part.append(piece)
+        size += len(piece)
+        if size >= _BUFFER:
+            fh.write(encode("".join(part)))
+            part, size = [], 0
+    if part:
+        fh.write(encode("".join(part)))
 
 
 def _target(path: Path) -> Path:
@@ -60,9 +81,9 @@ def check_output(path: Path, option: str, inputs: Iterable[Path] = ()) -> None:
                 raise OutputError(f"{option} {path}: is one of the files being analysed; refusing to overwrite it")
 
 
-def write_output(path: Path, data: str | bytes) -> None:
-    """Write `data` to `path` atomically (see the module docstring); OutputError when it cannot."""
-    blob = encode(data) if isinstance(data, str) else data
+def write_output(path: Path, data: str | bytes | Iterable[str]) -> None:
+    """Write `data` (text, bytes or pieces of text) to `path` atomically (see the module docstring); OutputError
+    when it cannot."""
     target = _target(Path(path))
     try:
         st = os.stat(target)
@@ -71,12 +92,12 @@ def write_output(path: Path, data: str | bytes) -> None:
     try:
         if st is not None and not stat.S_ISREG(st.st_mode):
             with open(target, "wb") as fh:  # FIFO, terminal, /dev/stdout: no rename possible
-                fh.write(blob)
+                _write_all(fh, data)
             return
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(blob)
+                _write_all(fh, data)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
@@ -88,16 +109,18 @@ def write_output(path: Path, data: str | bytes) -> None:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def write_stdout(text: str) -> None:
-    """Text to standard output with the same encoding rule as files (a non-UTF-8 name never crashes it)."""
+def write_stdout(text: str | Iterable[str]) -> None:
+    """Text (or pieces of text) to standard output with the same encoding rule as files (a non-UTF-8 name never
+    crashes it)."""
     out = sys.stdout
     buf = getattr(out, "buffer", None)
     if buf is None:  # a captured stream (tests): text only
-        out.write(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+        for piece in [text] if isinstance(text, str) else text:
+            out.write(piece.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
         out.flush()
         return
     out.flush()
-    buf.write(encode(text))
+    _write_all(buf, text)
     buf.flush()
 
 

@@ -4,6 +4,8 @@ The one escaping layer of this format: `_data` for the message, `_prop` for prop
 which also escapes `,` and `:` so a file name cannot end a property or inject another annotation.
 A file name that is not valid UTF-8 is written with backslash escapes.
 """
+from collections.abc import Iterator
+
 from .columns import char_col
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -22,10 +24,8 @@ def _prop(s: str) -> str:
     return _data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(result, root=None) -> str:
-    out = []
+def chunks(result, root=None) -> Iterator[str]:
     for f in result.findings:
         end = f",endLine={f.end_line}" if f.end_line else ""
-        out.append(f"::{_LEVEL[f.severity]} file={_prop(f.path)},line={f.line},col={char_col(f.path, f.line, f.col)}"
-                   f"{end},title={_prop(f.code)}::{_data(f.code + ' ' + f.message)}\n")
-    return "".join(out)
+        yield (f"::{_LEVEL[f.severity]} file={_prop(f.path)},line={f.line},col={char_col(f.path, f.line, f.col)}"
+               f"{end},title={_prop(f.code)}::{_data(f.code + ' ' + f.message)}\n")

@@ -6,24 +6,28 @@ backslash escapes. Fingerprints are unique in the report: the path and the line 
 """
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from .fingerprint import line_hashes, repo_path
 from .sarif import repository_root
-from .layout import layout
+from .layout import chunks as _layout
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
-def render(result, root=None) -> str:
+def _issue(f, line_hash: str, root: Path) -> dict:
+    path = repo_path(f.path, root)
+    lines = {"begin": max(1, f.line)}
+    if f.end_line and f.end_line >= f.line:
+        lines["end"] = f.end_line
+    return {"description": f"{f.code} {f.message}", "check_name": f.code,
+            "fingerprint": hashlib.sha256(f"{path}\0{line_hash}".encode()).hexdigest(),
+            "severity": _SEVERITY[f.severity], "location": {"path": path, "lines": lines}}
+
+
+def chunks(result, root=None) -> Iterator[str]:
     root = repository_root(Path(os.path.abspath(root or os.getcwd())))
-    issues = []
-    for f, line_hash in zip(result.findings, line_hashes(result.findings)):
-        path = repo_path(f.path, root)
-        lines = {"begin": max(1, f.line)}
-        if f.end_line and f.end_line >= f.line:
-            lines["end"] = f.end_line
-        issues.append({"description": f"{f.code} {f.message}", "check_name": f.code,
-                       "fingerprint": hashlib.sha256(f"{path}\0{line_hash}".encode()).hexdigest(),
-                       "severity": _SEVERITY[f.severity], "location": {"path": path, "lines": lines}})
-    return layout(issues, 1) + "\n"
+    findings = result.findings
+    yield from _layout((_issue(f, h, root) for f, h in zip(findings, line_hashes(findings))), 1)
+    yield "\n"

@@ -5,6 +5,7 @@ The one escaping layer of this format is `_xml`: markup characters escaped, char
 replaced, undecodable bytes of a file name written as backslash escapes.
 """
 import re
+from collections.abc import Iterator
 
 from .columns import char_col
 
@@ -19,26 +20,26 @@ def _xml(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def render(result, root=None) -> str:
+def chunks(result, root=None) -> Iterator[str]:
     by_file: dict[str, list] = {}
-    for f in result.findings:
+    every = result.findings
+    for f in every:
         by_file.setdefault(f.path, []).append(f)
-    total = len(result.findings)
-    out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
-           f'<testsuites name="gpubatch" tests="{max(total, 1)}" failures="{total}" errors="0">\n']
+    total = len(every)
+    yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
+           f'<testsuites name="gpubatch" tests="{max(total, 1)}" failures="{total}" errors="0">\n')
     for path, findings in by_file.items():
-        out.append(f'  <testsuite name="{_xml(path)}" tests="{len(findings)}" failures="{len(findings)}" '
-                   f'errors="0" skipped="0" package="gpubatch">\n')
+        yield (f'  <testsuite name="{_xml(path)}" tests="{len(findings)}" failures="{len(findings)}" '
+               f'errors="0" skipped="0" package="gpubatch">\n')
         for f in findings:
             col = char_col(f.path, f.line, f.col)
-            out.append(f'    <testcase name="gpubatch.{_xml(f.code)}" classname="{_xml(path)}" line="{f.line}" '
-                       f'column="{col}">\n'
-                       f'      <failure message="{_xml(f.message)}" type="{_xml(f.code)}">'
-                       f'{_xml(f"{path}:{f.line}:{col}: {f.code} {f.message}")}</failure>\n'
-                       '    </testcase>\n')
-        out.append("  </testsuite>\n")
+            yield (f'    <testcase name="gpubatch.{_xml(f.code)}" classname="{_xml(path)}" line="{f.line}" '
+                   f'column="{col}">\n'
+                   f'      <failure message="{_xml(f.message)}" type="{_xml(f.code)}">'
+                   f'{_xml(f"{path}:{f.line}:{col}: {f.code} {f.message}")}</failure>\n'
+                   '    </testcase>\n')
+        yield "  </testsuite>\n"
     if not by_file:
-        out.append('  <testsuite name="gpubatch" tests="1" failures="0" errors="0" skipped="0">\n'
-                   '    <testcase name="no findings" classname="gpubatch"/>\n  </testsuite>\n')
-    out.append("</testsuites>\n")
-    return "".join(out)
+        yield ('  <testsuite name="gpubatch" tests="1" failures="0" errors="0" skipped="0">\n'
+               '    <testcase name="no findings" classname="gpubatch"/>\n  </testsuite>\n')
+    yield "</testsuites>\n"

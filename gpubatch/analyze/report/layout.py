@@ -1,13 +1,46 @@
 """JSON laid out for people and written fast: the outer levels one entry per line, each record below them one
 compact line (CPython's C encoder; `indent` would send every value through the pure-Python one, which cost
-most of a large run). The escaping is `json.dumps`'s, as before: one escaping function per format."""
+most of a large run). The escaping is `json.dumps`'s: one escaping function per format.
+
+`chunks` yields the text piece by piece, and any iterator in the document (a generator of per-file records)
+is read as a list only as it is written: a report over a large tree is never one structure in memory, nor
+one string."""
 import json
+from collections.abc import Iterator
+
+
+def _listed(obj):
+    """`json.dumps`'s fallback: an iterator below the broken levels is written as the list it yields."""
+    if isinstance(obj, Iterator):
+        return list(obj)
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+_dumps = json.JSONEncoder(default=_listed).encode  # json.dumps's settings, with the fallback
+
+
+def chunks(obj, depth: int) -> Iterator[str]:
+    """`obj` as JSON with its first `depth` levels of dicts, lists and iterators broken over lines."""
+    if isinstance(obj, dict):
+        items = ((_dumps(k) + ": ", v) for k, v in obj.items())
+        opening, closing = "{", "}"
+    elif isinstance(obj, (list, Iterator)):
+        items = (("", v) for v in obj)
+        opening, closing = "[", "]"
+    else:
+        yield _dumps(obj)
+        return
+    if depth <= 0:
+        yield _dumps(obj)
+        return
+    first = True
+    for key, value in items:
+        yield (opening + "\n" if first else ",\n") + key
+        first = False
+        yield from chunks(value, depth - 1)
+    yield opening + closing if first else "\n" + closing
 
 
 def layout(obj, depth: int) -> str:
-    """`obj` as JSON with its first `depth` levels of dicts and lists broken over lines."""
-    if depth <= 0 or not isinstance(obj, (dict, list)) or not obj:
-        return json.dumps(obj)
-    if isinstance(obj, dict):
-        return "{\n" + ",\n".join(f"{json.dumps(k)}: {layout(v, depth - 1)}" for k, v in obj.items()) + "\n}"
-    return "[\n" + ",\n".join(layout(v, depth - 1) for v in obj) + "\n]"
+    """The whole of `chunks(obj, depth)` as one string."""
+    return "".join(chunks(obj, depth))

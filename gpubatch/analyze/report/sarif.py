@@ -2,6 +2,7 @@
 the repository root (the nearest folder with `.git`),
 full regions, and partial fingerprints that survive unrelated edits (hash of the finding's line text)."""
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -9,7 +10,7 @@ from ... import __version__
 from ..model import RULES, SEVERITY
 from .columns import char_col
 from .fingerprint import line_hashes
-from .layout import layout
+from .layout import chunks as _layout
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -35,7 +36,26 @@ def _location(path: str, root: Path) -> dict:
     return {"uri": quote(os.fsencode(rel.as_posix())), "uriBaseId": "%SRCROOT%"}
 
 
-def render(result, root=None) -> str:
+def _result(f, line_hash: str, index: dict, root: Path) -> dict:
+    region = {"startLine": max(1, f.line), "startColumn": char_col(f.path, f.line, f.col)}
+    if f.end_line >= f.line and f.end_line:
+        end_col = char_col(f.path, f.end_line, f.end_col)
+        if f.end_line > f.line or end_col > region["startColumn"]:
+            region.update(endLine=f.end_line, endColumn=end_col)
+    out = {"ruleId": f.code, "ruleIndex": index.get(f.code, 0), "level": _LEVEL[f.severity],
+           "message": {"text": f.message},
+           "locations": [{"physicalLocation": {"artifactLocation": _location(f.path, root), "region": region}}],
+           "partialFingerprints": {"primaryLocationLineHash": line_hash}}
+    if f.related:
+        out["relatedLocations"] = [
+            {"id": i + 1, "physicalLocation": {"artifactLocation": _location(path, root),
+                                               "region": {"startLine": max(1, line), "endLine": max(1, end)}},
+             "message": {"text": f"copy {i + 2} of {len(f.related) + 1}"}}
+            for i, (path, line, end) in enumerate(f.related)]
+    return out
+
+
+def chunks(result, root=None) -> Iterator[str]:
     root = repository_root(Path(os.path.abspath(root or os.getcwd())))
     codes = sorted(RULES)
     rules = [{"id": c, "name": RULES[c][0], "shortDescription": {"text": RULES[c][1]},
@@ -44,27 +64,11 @@ def render(result, root=None) -> str:
               "defaultConfiguration": {"level": _LEVEL[SEVERITY.get(c, "warning")]},
               "properties": {"tags": ["gpubatch"]}} for c in codes]
     index = {c: i for i, c in enumerate(codes)}
-    results = []
-    for f, line_hash in zip(result.findings, line_hashes(result.findings)):
-        region = {"startLine": max(1, f.line), "startColumn": char_col(f.path, f.line, f.col)}
-        if f.end_line >= f.line and f.end_line:
-            end_col = char_col(f.path, f.end_line, f.end_col)
-            if f.end_line > f.line or end_col > region["startColumn"]:
-                region.update(endLine=f.end_line, endColumn=end_col)
-        results.append({"ruleId": f.code, "ruleIndex": index.get(f.code, 0), "level": _LEVEL[f.severity],
-                        "message": {"text": f.message},
-                        "locations": [{"physicalLocation": {
-                            "artifactLocation": _location(f.path, root),
-                            "region": region}}],
-                        "partialFingerprints": {"primaryLocationLineHash": line_hash}})
-        if f.related:
-            results[-1]["relatedLocations"] = [
-                {"id": i + 1, "physicalLocation": {"artifactLocation": _location(path, root),
-                                                   "region": {"startLine": max(1, line), "endLine": max(1, end)}},
-                 "message": {"text": f"copy {i + 2} of {len(f.related) + 1}"}}
-                for i, (path, line, end) in enumerate(f.related)]
+    findings = result.findings
+    results = (_result(f, h, index, root) for f, h in zip(findings, line_hashes(findings)))
     run = {"tool": {"driver": {"name": "gpubatch", "version": __version__, "semanticVersion": __version__,
                                "informationUri": "https://pypi.org/project/gpubatch/", "rules": rules}},
            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + quote(os.fsencode(root.as_posix())) + "/"}},
            "results": results, "columnKind": "unicodeCodePoints"}
-    return layout({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, 4) + "\n"
+    yield from _layout({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, 4)
+    yield "\n"
