@@ -3,10 +3,18 @@ cache when its content (and, for finished reports, the policy that applies to it
 
 A worker killed mid-run (the OOM killer, a signal) costs nothing but time: what it held is parsed again in this
 process. The pool's workers are ended at once when the run fails or is interrupted.
+
+Parsers are replaced as they go: a parser's memory grows with every large file it has parsed (CPython's object
+allocator keeps each 1 MB arena that a few surviving objects pin: +18 MB after 300 files of the stdlib, and
+16 parsers held 0.62 GB at the end of a 25k-file run against 0.38 GB at its start). After `ROTATE` chunks
+each, new submissions go to a fresh pool, forked from a small server process (`forkserver`), and the old one
+ends once its chunks are done.
 """
 from __future__ import annotations
 
+import gc
 import itertools
+import threading
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -52,6 +60,26 @@ def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | N
 # chunks submitted per parser and not yet taken: one being parsed and one waiting keeps every parser busy;
 # more only holds finished tables in the parent (a cold 16-core run takes them in slower than they come)
 IN_FLIGHT = 2
+ROTATE = 8  # chunks a parser takes (128 files) before a fresh one replaces it
+
+
+def _pool(jobs: int):
+    """A pool of parsers forked from the server (which imported this module once); each freezes what it
+    inherited, so its collector never touches (and copies) those pages."""
+    return worker_pool(jobs, initializer=gc.freeze, method="forkserver", preload=(__name__,))
+
+
+def _retire(pool) -> threading.Event:
+    """Shut `pool` down in the background: its workers finish the chunks they were given, then exit; the event
+    is set once they have."""
+    ended = threading.Event()
+
+    def shut() -> None:
+        pool.shutdown(wait=True)
+        ended.set()
+
+    threading.Thread(target=shut, daemon=True, name="gpubatch-retire-parsers").start()
+    return ended
 
 
 def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
@@ -68,17 +96,28 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
     first = list(itertools.islice(names, chunk))
     if not first:
         return
-    pool = worker_pool(jobs, method=None)
+    pools = [_pool(jobs)]
     failed = True
     pending: deque = deque()
     lost: list = []  # the chunk whose result is awaited: lost with its worker if that one dies
+    submitted = 0
+    retiring = None  # set when the pool being replaced has ended: the next starts then, never beside it
     try:
         batch = first
         while batch or pending:
-            if batch:
-                pending.append((batch, pool.submit(_parse_many, batch, max_bytes, cache_dir, key)))
-            batch = list(itertools.islice(names, chunk))
-            if len(pending) >= IN_FLIGHT * jobs or not batch:
+            if retiring is not None and (not pending or retiring.is_set()):
+                retiring.wait()  # with nothing pending, its chunks are all taken: only its exits are awaited
+                retiring = None
+                pools.append(_pool(jobs))
+            if batch and retiring is None:
+                if submitted == ROTATE * jobs:
+                    retiring = _retire(pools[-1])
+                    submitted = 0
+                else:
+                    pending.append((batch, pools[-1].submit(_parse_many, batch, max_bytes, cache_dir, key)))
+                    submitted += 1
+                    batch = list(itertools.islice(names, chunk))
+            if pending and (len(pending) >= IN_FLIGHT * jobs or not batch or retiring is not None):
                 lost, fut = pending.popleft()
                 done = wait_result(fut)
                 lost = []
@@ -92,7 +131,8 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
             yield _parse_one(name, max_bytes, cache_dir, key, pk)
         failed = False
     finally:
-        close_pool(pool, failed)
+        for pool in pools:
+            close_pool(pool, failed)
 
 
 @dataclass

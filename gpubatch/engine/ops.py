@@ -31,6 +31,7 @@ class BatchOp:
     work: Callable[[Sequence[Any]], float] = _count
     cpu_threshold: int = 0  # seed of dispatch by work: a batch with less work runs on NumPy (0: none)
     gpu_gain: float = 0.5  # share of the op's NumPy time the GPU is expected to save, before it is measured
+    prefetch: int = 0  # most batches prepared ahead for this op (0: gpu.performance.prefetch): large ones cap it
 
 
 @dataclass(frozen=True)

@@ -107,8 +107,8 @@ def adopt_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="gpubatch-parent-watch").start()
 
 
-def _init(parent: int, initializer: Callable[..., None] | None, initargs: tuple, stop: Any = None) -> None:
-    adopt_worker(parent)
+def _init(parent: int | None, initializer: Callable[..., None] | None, initargs: tuple, stop: Any = None) -> None:
+    adopt_worker(os.getppid() if parent is None else parent)
     if stop is not None:
         _SHARED[:] = [stop]
     if initializer is not None:
@@ -116,18 +116,25 @@ def _init(parent: int, initializer: Callable[..., None] | None, initargs: tuple,
 
 
 def worker_pool(workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
-                method: str | None = "spawn") -> ProcessPoolExecutor:
+                method: str | None = "spawn", preload: tuple[str, ...] = ()) -> ProcessPoolExecutor:
     """A process pool (`method`: a multiprocessing start method, None for the platform's default) whose
-    workers are adopted (see `adopt_worker`) before `initializer` runs."""
+    workers are adopted (see `adopt_worker`) before `initializer` runs. Under "forkserver" (where the platform
+    has it; else spawn), workers are forked from a small server process that imported `preload` once: a fresh
+    worker costs milliseconds, and its parent is that server, which ends when this process does."""
     import multiprocessing as mp
 
+    if method == "forkserver" and "forkserver" not in mp.get_all_start_methods():
+        method = "spawn"
     ctx = mp.get_context(method)
+    if method == "forkserver":
+        ctx.set_forkserver_preload(list(preload))  # read when the server starts (once per process)
     stop = ctx.Event()
     if _STOP.is_set():
         stop.set()
     _SHARED.append(stop)
+    parent = None if method == "forkserver" else os.getpid()  # a forked server's workers are its children
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                               initargs=(os.getpid(), initializer, initargs, stop))
+                               initargs=(parent, initializer, initargs, stop))
     pool._gpubatch_stop = stop  # type: ignore[attr-defined]
     return pool
 

@@ -154,10 +154,11 @@ class LocalRunner(SyncRunner):
                 yield self._finish(op, sizer, batch, None)
             return
         prepare = op.prepare
+        ahead = min(self.settings.prefetch, op.prefetch or self.settings.prefetch)
         pending: deque[tuple[list[Any], Future]] = deque()
         for batch in cut_batches(items, next_size):
             pending.append((batch, self.pool.submit(prepare, batch)))
-            if len(pending) >= self.settings.prefetch:
+            if len(pending) >= ahead:
                 yield self._finish(op, sizer, *pending.popleft())
         while pending:
             yield self._finish(op, sizer, *pending.popleft())

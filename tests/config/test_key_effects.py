@@ -257,6 +257,11 @@ def test_gpu_performance_prefetch(tmp_path):
             ex.run_all(op, range(5))
         orders.append(EVENTS.index("run"))  # batches prepared before the first runs
     assert orders == [1, 3]
+    EVENTS.clear()  # an op with large prepared batches caps the key (analyze: 2)
+    with BatchExecutor(settings, Selection("numpy"), runner="local") as ex:
+        ex.run_all(BatchOp("capped", _run, prepare=_prep, prefetch=2), range(5))
+    ahead = [EVENTS[:i].count("prepare") - EVENTS[:i].count("run") for i in range(len(EVENTS) + 1)]
+    assert max(ahead) <= 2 and EVENTS.count("run") == 5  # never more than 2 prepared and not yet run
 
 
 # -- analyze.* -----------------------------------------------------------------------------------------

@@ -51,9 +51,7 @@ def spawn(args: list[str], cwd: Path, device: str = "cpu", **env_extra: str) -> 
                             stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def children_of(pid: int) -> list[int]:
-    """Live processes whose parent is `pid` (from /proc), but multiprocessing's resource tracker, which
-    outlives pools by design and ends with its parent."""
+def _live_children(pid: int) -> list[tuple[int, bytes]]:
     out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -63,9 +61,25 @@ def children_of(pid: int) -> list[int]:
             except OSError:
                 continue
             fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[1]) == pid and fields[0] != "Z" and b"resource_tracker" not in cmd:
-                out.append(int(entry.name))
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append((int(entry.name), cmd))
     return out
+
+
+def children_of(pid: int) -> list[int]:
+    """The live worker processes of `pid` (from /proc): its children, and the children of a multiprocessing fork
+    server among them, listed before the server itself (so `[0]` is a worker). Multiprocessing's resource
+    tracker, which outlives pools by design and ends with its parent, is left out."""
+    workers, servers = [], []
+    for child, cmd in _live_children(pid):
+        if b"resource_tracker" in cmd:
+            continue
+        if b"forkserver" in cmd:
+            servers.append(child)
+            workers += [c for c, _ in _live_children(child)]
+        else:
+            workers.append(child)
+    return workers + servers
 
 
 def alive(pid: int) -> bool:
