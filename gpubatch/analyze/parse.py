@@ -6,9 +6,10 @@ process. The pool's workers are ended at once when the run fails or is interrupt
 
 Parsers are replaced as they go: a parser's memory grows with every large file it has parsed (CPython's object
 allocator keeps each 1 MB arena that a few surviving objects pin: +18 MB after 300 files of the stdlib, and
-16 parsers held 0.62 GB at the end of a 25k-file run against 0.38 GB at its start). After `ROTATE` chunks
-each, new submissions go to a fresh pool, forked from a small server process (`forkserver`), and the old one
-ends once its chunks are done.
+16 parsers held 0.62 GB at the end of a 25k-file run against 0.38 GB at its start). The first pool is forked
+from this process, so a small run starts at once. After `ROTATE` chunks each, its workers finish what they
+were given and exit, and a fresh pool takes over, forked from a small server process (`forkserver`, started
+half-way through the first pool, which imports this module once).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..engine.procs import close_pool, wait_result, worker_pool
+from ..engine.procs import close_pool, start_forkserver, wait_result, worker_pool
 from .cache import DAMAGED, ResultCache, TensorCache
 from .tensorize import FileTensors, read_source, tensorize_bytes
 
@@ -63,23 +64,30 @@ IN_FLIGHT = 2
 ROTATE = 8  # chunks a parser takes (128 files) before a fresh one replaces it
 
 
-def _pool(jobs: int):
-    """A pool of parsers forked from the server (which imported this module once); each freezes what it
+def _pool(jobs: int, first: bool = False):
+    """A pool of parsers, forked from this process (the first) or from the fork server; each freezes what it
     inherited, so its collector never touches (and copies) those pages."""
-    return worker_pool(jobs, initializer=gc.freeze, method="forkserver", preload=(__name__,))
+    return worker_pool(jobs, initializer=gc.freeze, method=None if first else "forkserver", preload=(__name__,))
 
 
-def _retire(pool) -> threading.Event:
-    """Shut `pool` down in the background: its workers finish the chunks they were given, then exit; the event
-    is set once they have."""
-    ended = threading.Event()
+class _Successor:
+    """Replaces a pool in the background: the old one's workers finish the chunks they were given and exit, then
+    the next pool starts its workers (a fork server's fork each, kept off the thread that takes in results);
+    `ready` is set once they have been asked for."""
 
-    def shut() -> None:
-        pool.shutdown(wait=True)
-        ended.set()
+    def __init__(self, old, jobs: int) -> None:
+        self.pool = None
+        self.ready = threading.Event()
+        threading.Thread(target=self._run, args=(old, jobs), daemon=True, name="gpubatch-next-parsers").start()
 
-    threading.Thread(target=shut, daemon=True, name="gpubatch-retire-parsers").start()
-    return ended
+    def _run(self, old, jobs: int) -> None:
+        try:
+            old.shutdown(wait=True)
+            self.pool = _pool(jobs)
+            for _ in range(jobs):  # each submission to a pool without an idle worker starts one
+                self.pool.submit(int)
+        finally:
+            self.ready.set()
 
 
 def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
@@ -96,28 +104,30 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
     first = list(itertools.islice(names, chunk))
     if not first:
         return
-    pools = [_pool(jobs)]
+    pools = [_pool(jobs, first=True)]
     failed = True
     pending: deque = deque()
     lost: list = []  # the chunk whose result is awaited: lost with its worker if that one dies
     submitted = 0
-    retiring = None  # set when the pool being replaced has ended: the next starts then, never beside it
+    successor = None  # the pool that replaces the last one once its workers have exited, never beside it
     try:
         batch = first
         while batch or pending:
-            if retiring is not None and (not pending or retiring.is_set()):
-                retiring.wait()  # with nothing pending, its chunks are all taken: only its exits are awaited
-                retiring = None
-                pools.append(_pool(jobs))
-            if batch and retiring is None:
+            if successor is not None and (not pending or successor.ready.is_set()):
+                successor.ready.wait()  # with nothing pending, the old chunks are all taken: only exits are awaited
+                pools.append(successor.pool or _pool(jobs))
+                successor = None
+            if batch and successor is None:
                 if submitted == ROTATE * jobs:
-                    retiring = _retire(pools[-1])
+                    successor = _Successor(pools[-1], jobs)
                     submitted = 0
                 else:
                     pending.append((batch, pools[-1].submit(_parse_many, batch, max_bytes, cache_dir, key)))
                     submitted += 1
+                    if len(pools) == 1 and submitted == ROTATE * jobs // 2:
+                        start_forkserver((__name__,))
                     batch = list(itertools.islice(names, chunk))
-            if pending and (len(pending) >= IN_FLIGHT * jobs or not batch or retiring is not None):
+            if pending and (len(pending) >= IN_FLIGHT * jobs or not batch or successor is not None):
                 lost, fut = pending.popleft()
                 done = wait_result(fut)
                 lost = []
@@ -133,6 +143,10 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
     finally:
         for pool in pools:
             close_pool(pool, failed)
+        if successor is not None:  # a failure while pools were changing: the old one's end lets it finish
+            successor.ready.wait()
+            if successor.pool is not None:
+                close_pool(successor.pool, failed)
 
 
 @dataclass

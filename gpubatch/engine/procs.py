@@ -139,6 +139,18 @@ def worker_pool(workers: int, initializer: Callable[..., None] | None = None, in
     return pool
 
 
+def start_forkserver(preload: tuple[str, ...] = ()) -> None:
+    """Start multiprocessing's fork server now (it imports `preload` while this process works on), so that the
+    first "forkserver" pool does not wait for it; nothing where the platform has no fork server."""
+    import multiprocessing as mp
+
+    if "forkserver" in mp.get_all_start_methods():
+        from multiprocessing import forkserver
+
+        mp.get_context("forkserver").set_forkserver_preload(list(preload))
+        forkserver.ensure_running()
+
+
 def _forget(pool: ProcessPoolExecutor) -> None:
     stop = getattr(pool, "_gpubatch_stop", None)
     if stop in _SHARED:

@@ -29,21 +29,21 @@ def test_rotated_parsers_give_every_file_in_order(tmp_path, monkeypatch):
     paths = _tree(tmp_path, 40)
     here = list(parse.parsed(paths, 1, 1_000_000, None))
     created, retired = [], []
-    real_pool, real_retire = parse._pool, parse._retire
+    real_pool, real_successor = parse._pool, parse._Successor
 
-    def pool(jobs):
+    def pool(jobs, first=False):
         for procs in retired:  # every pool retired so far has ended before this one starts
             assert not any(p.is_alive() for p in procs)
-        created.append(real_pool(jobs))
+        created.append(real_pool(jobs, first))
         return created[-1]
 
-    def retire(p):
+    def successor(p, jobs):
         retired.append(list(p._processes.values()))
-        return real_retire(p)
+        return real_successor(p, jobs)
 
     monkeypatch.setattr(parse, "ROTATE", 2)
     monkeypatch.setattr(parse, "_pool", pool)
-    monkeypatch.setattr(parse, "_retire", retire)
+    monkeypatch.setattr(parse, "_Successor", successor)
     pooled = list(parse.parsed(paths, 2, 1_000_000, None, chunk=3))
     assert [f.path for f in pooled] == paths
     assert all(_same(a, b) for a, b in zip(pooled, here))

@@ -67,19 +67,16 @@ def _live_children(pid: int) -> list[tuple[int, bytes]]:
 
 
 def children_of(pid: int) -> list[int]:
-    """The live worker processes of `pid` (from /proc): its children, and the children of a multiprocessing fork
-    server among them, listed before the server itself (so `[0]` is a worker). Multiprocessing's resource
-    tracker, which outlives pools by design and ends with its parent, is left out."""
-    workers, servers = [], []
+    """The live worker processes of `pid` (from /proc): its children, and in place of a multiprocessing fork
+    server, the workers forked from it. The server and the resource tracker are left out: both outlive pools by
+    design and end with their parent."""
+    workers = []
     for child, cmd in _live_children(pid):
-        if b"resource_tracker" in cmd:
-            continue
         if b"forkserver" in cmd:
-            servers.append(child)
             workers += [c for c, _ in _live_children(child)]
-        else:
+        elif b"resource_tracker" not in cmd:
             workers.append(child)
-    return workers + servers
+    return workers
 
 
 def alive(pid: int) -> bool:
