@@ -4,26 +4,20 @@ cache when its content (and, for finished reports, the policy that applies to it
 A worker killed mid-run (the OOM killer, a signal) costs nothing but time: what it held is parsed again in this
 process. The pool's workers are ended at once when the run fails or is interrupted.
 
-Parsers are replaced as they go: a parser's memory grows with every large file it has parsed (CPython's object
-allocator keeps each 1 MB arena that a few surviving objects pin: +18 MB after 300 files of the stdlib, and
-16 parsers held 0.62 GB at the end of a 25k-file run against 0.38 GB at its start). The first pool is forked
-from this process, so a small run starts at once. After `ROTATE` chunks each, its workers finish what they
-were given and exit, and a fresh pool takes over, forked from a small server process (`forkserver`, started
-half-way through the first pool, which imports this module once).
+Parsers are replaced as they go, a group at a time (`parsers.py`): their memory grows with what they parse.
 """
 from __future__ import annotations
 
-import gc
 import itertools
-import threading
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..engine.procs import close_pool, start_forkserver, wait_result, worker_pool
+from ..engine.procs import wait_result
 from .cache import DAMAGED, ResultCache, TensorCache
+from .parsers import Parsers
 from .tensorize import FileTensors, read_source, tensorize_bytes
 
 
@@ -61,33 +55,7 @@ def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | N
 # chunks submitted per parser and not yet taken: one being parsed and one waiting keeps every parser busy;
 # more only holds finished tables in the parent (a cold 16-core run takes them in slower than they come)
 IN_FLIGHT = 2
-ROTATE = 8  # chunks a parser takes (128 files) before a fresh one replaces it
-
-
-def _pool(jobs: int, first: bool = False):
-    """A pool of parsers, forked from this process (the first) or from the fork server; each freezes what it
-    inherited, so its collector never touches (and copies) those pages."""
-    return worker_pool(jobs, initializer=gc.freeze, method=None if first else "forkserver", preload=(__name__,))
-
-
-class _Successor:
-    """Replaces a pool in the background: the old one's workers finish the chunks they were given and exit, then
-    the next pool starts its workers (a fork server's fork each, kept off the thread that takes in results);
-    `ready` is set once they have been asked for."""
-
-    def __init__(self, old, jobs: int) -> None:
-        self.pool = None
-        self.ready = threading.Event()
-        threading.Thread(target=self._run, args=(old, jobs), daemon=True, name="gpubatch-next-parsers").start()
-
-    def _run(self, old, jobs: int) -> None:
-        try:
-            old.shutdown(wait=True)
-            self.pool = _pool(jobs)
-            for _ in range(jobs):  # each submission to a pool without an idle worker starts one
-                self.pool.submit(int)
-        finally:
-            self.ready.set()
+ROTATE = 8  # chunks a parser takes (128 files) before a fresh one replaces it (`parsers.py`)
 
 
 def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
@@ -104,30 +72,21 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
     first = list(itertools.islice(names, chunk))
     if not first:
         return
-    pools = [_pool(jobs, first=True)]
+    pools = Parsers(jobs, ROTATE, __name__)
     failed = True
     pending: deque = deque()
     lost: list = []  # the chunk whose result is awaited: lost with its worker if that one dies
-    submitted = 0
-    successor = None  # the pool that replaces the last one once its workers have exited, never beside it
     try:
         batch = first
         while batch or pending:
-            if successor is not None and (not pending or successor.ready.is_set()):
-                successor.ready.wait()  # with nothing pending, the old chunks are all taken: only exits are awaited
-                pools.append(successor.pool or _pool(jobs))
-                successor = None
-            if batch and successor is None:
-                if submitted == ROTATE * jobs:
-                    successor = _Successor(pools[-1], jobs)
-                    submitted = 0
-                else:
-                    pending.append((batch, pools[-1].submit(_parse_many, batch, max_bytes, cache_dir, key)))
-                    submitted += 1
-                    if len(pools) == 1 and submitted == ROTATE * jobs // 2:
-                        start_forkserver((__name__,))
-                    batch = list(itertools.islice(names, chunk))
-            if pending and (len(pending) >= IN_FLIGHT * jobs or not batch or successor is not None):
+            fut = pools.submit(_parse_many, batch, max_bytes, cache_dir, key) if batch else None
+            if fut is not None:
+                pending.append((batch, fut))
+                batch = list(itertools.islice(names, chunk))
+            elif batch and not pending:
+                pools.wait()  # every group is being replaced and no result is waiting
+                continue
+            if pending and (len(pending) >= IN_FLIGHT * jobs or not batch or fut is None):
                 lost, fut = pending.popleft()
                 done = wait_result(fut)
                 lost = []
@@ -141,12 +100,7 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
             yield _parse_one(name, max_bytes, cache_dir, key, pk)
         failed = False
     finally:
-        for pool in pools:
-            close_pool(pool, failed)
-        if successor is not None:  # a failure while pools were changing: the old one's end lets it finish
-            successor.ready.wait()
-            if successor.pool is not None:
-                close_pool(successor.pool, failed)
+        pools.close(failed)
 
 
 @dataclass

@@ -266,12 +266,12 @@ def test_gpu_performance_prefetch(tmp_path):
 
 # -- analyze.* -----------------------------------------------------------------------------------------
 def test_analyze_jobs(tmp_path, monkeypatch):
-    import gpubatch.analyze.parse as parse
+    import gpubatch.analyze.parsers as parsers
     from gpubatch.analyze.job import SMALL_RUN
 
     pools = []
-    real = parse.worker_pool
-    monkeypatch.setattr(parse, "worker_pool", lambda n, *a, **kw: pools.append(n) or real(n, *a, **kw))
+    real = parsers.worker_pool
+    monkeypatch.setattr(parsers, "worker_pool", lambda n, *a, **kw: pools.append(n) or real(n, *a, **kw))
     many = {f"m{i}.py": f"x{i} = {i}\n" for i in range(SMALL_RUN + 1)}
     analyze(tmp_path, many, analyze__jobs=1)
     assert pools == []  # one job: parsed in this process
