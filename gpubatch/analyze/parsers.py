@@ -46,11 +46,14 @@ class _Successor:
             self.ready.set()
 
 
+GROUPS = 2  # groups of parsers, replaced in turn (each of at least 2 parsers)
+
+
 class Parsers:
-    """`jobs` parser processes in groups (two from 4 jobs on), each replaced after `rotate` chunks a worker."""
+    """`jobs` parser processes in `GROUPS` groups, each replaced after `rotate` chunks a worker."""
 
     def __init__(self, jobs: int, rotate: int, preload: str) -> None:
-        groups = 2 if jobs >= 4 else 1
+        groups = max(1, min(GROUPS, jobs // 2))
         self.sizes = [jobs // groups + (i < jobs % groups) for i in range(groups)]
         self.quota = [rotate * s for s in self.sizes]
         self.taken = [i * q // groups for i, q in enumerate(self.quota)]  # staggered: one group at a time

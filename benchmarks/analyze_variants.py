@@ -1,0 +1,87 @@
+"""Cold `gpubatch analyze` runs of one tree under several variants, interleaved: wall time and peak memory of the
+whole process tree (RSS and PSS, as `analyze_vs_ruff.py` measures them), and whether the variants' reports agree.
+A variant is another checkout of the package (`--code NAME=DIR`, a folder holding `gpubatch/`: the code of an
+earlier commit, from `git archive COMMIT gpubatch | tar -x -C DIR`) or this checkout with a module constant
+changed (`--patch NAME='STATEMENT'`, run before the CLI, with `parse`, `parsers` and `job` imported from
+gpubatch.analyze).
+
+    python benchmarks/analyze_variants.py --tree /usr/lib/python3.12 --copies 44 --code old=/tmp/old \\
+        --patch new=pass --patch no-rotation='parse.ROTATE = 10**9' --formats text,json --repeats 2 --json out.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from analyze_vs_ruff import bytecode, measure  # noqa: E402
+from auto_vs_devices import make_tree  # noqa: E402
+
+HERE = Path(__file__).resolve().parents[1]
+RUN = ("import gpubatch.analyze.parse as parse, gpubatch.analyze.parsers as parsers, gpubatch.analyze.job as job; "
+       "{}; from gpubatch._entry import main; main()")
+
+
+def _variants(a) -> list[tuple[str, Path, str | None]]:
+    out = [(n, Path(d).resolve(), None) for n, d in (s.split("=", 1) for s in a.code)]
+    out += [(n, HERE, stmt) for n, stmt in (s.split("=", 1) for s in a.patch)]
+    return out or [("this", HERE, "pass")]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tree", required=True)
+    ap.add_argument("--copies", type=int, default=1)
+    ap.add_argument("--code", action="append", default=[], help="NAME=DIR holding gpubatch/ (repeatable)")
+    ap.add_argument("--patch", action="append", default=[], help="NAME=STATEMENT on this checkout (repeatable)")
+    ap.add_argument("--formats", default="text")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    bytecode()
+    work = Path(tempfile.mkdtemp(prefix="analyze-variants-"))
+    base = os.environ.get("PYTHONPATH", "")
+    try:
+        tree = work / "tree"
+        files = make_tree(Path(a.tree), a.copies, tree)
+        time.sleep(2.5)
+        rows = []
+        for rep in range(a.repeats):
+            for name, code, stmt in _variants(a):
+                for fmt in a.formats.split(","):
+                    # -m and -c put the working folder first on sys.path: each variant runs in its own checkout
+                    os.environ["PYTHONPATH"] = f"{code}:{base}"
+                    args = ["analyze", str(tree), "--no-cache", "--device", "cpu", "--format", fmt,
+                            "-o", str(work / f"{name}.{fmt}")]
+                    cmd = [sys.executable, "-m", "gpubatch", *args] if stmt is None else \
+                        [sys.executable, "-c", RUN.format(stmt), *args]
+                    row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code)}
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
+        agree = {}
+        for fmt in a.formats.split(","):
+            texts = set()
+            for name, _, _ in _variants(a):
+                text = (work / f"{name}.{fmt}").read_text(errors="replace")
+                if fmt == "json":
+                    doc = json.loads(text)
+                    doc.pop("timings", None)
+                    text = json.dumps(doc, sort_keys=True)
+                texts.add(text)
+            agree[fmt] = len(texts) == 1
+        print("reports agree:", agree)
+        if a.json:
+            Path(a.json).write_text(json.dumps({"rows": rows, "agree": agree}, indent=1))
+    finally:
+        os.environ["PYTHONPATH"] = base
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
