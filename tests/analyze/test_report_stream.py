@@ -71,3 +71,20 @@ def test_pieces_reach_files_and_stdout_whole(tmp_path, capsysbinary):
     assert (tmp_path / "o.txt").read_bytes() == "".join(pieces).encode("utf-8", "surrogateescape")
     write_stdout(iter(pieces))
     assert capsysbinary.readouterr().out == "".join(pieces).encode("utf-8", "surrogateescape")
+
+
+def test_json_blocks_encoded_by_hand_are_the_bytes_json_dumps_writes(tmp_path):
+    from gpubatch.analyze.halstead import report
+
+    src = ("class Caf\u00e9:\n    def m\u00e9(self, a, b=2):\n        return a * b + 1 if a else -b\n\n"
+           "def f(x):\n    def g(y):\n        return y\n    return g(x) / 3\n")
+    res = analyze(tmp_path / "src", {"u.py": src, "bad.py": "def (:\n"})
+    doc = json.loads(FORMATS["json"](res))
+    for r, got in zip(res.files, doc["files"]):
+        want = [{k: v for k, v in b._asdict().items() if k != "halstead"} | (
+            {"halstead": report(*b.halstead)} if b.halstead else {}) for b in r.blocks]
+        assert got["blocks"] == want
+        line = next(ln for ln in FORMATS["json"](res).splitlines() if ln.startswith('{"path": ' + json.dumps(r.path)))
+        assert line.rstrip(",") == json.dumps({"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw,
+                                               **r.metrics, "blocks": want})
+    assert any(f["blocks"] for f in doc["files"]) and any(f["error"] for f in doc["files"])

@@ -19,8 +19,15 @@ def _listed(obj):
 _dumps = json.JSONEncoder(default=_listed).encode  # json.dumps's settings, with the fallback
 
 
+class Raw(str):
+    """A record already encoded as JSON (by `_dumps` and the same separators), written as it is."""
+
+
 def chunks(obj, depth: int) -> Iterator[str]:
     """`obj` as JSON with its first `depth` levels of dicts, lists and iterators broken over lines."""
+    if isinstance(obj, Raw):
+        yield obj
+        return
     if isinstance(obj, dict):
         items = ((_dumps(k) + ": ", v) for k, v in obj.items())
         opening, closing = "{", "}"
