@@ -47,7 +47,7 @@ def given(path: str, data: bytes) -> None:
     _GIVEN[path] = tuple(data.decode("utf-8", errors="replace").splitlines())
 
 
-def _lines(path: str) -> tuple[str, ...]:
+def lines_of(path: str) -> tuple[str, ...]:
     """The file's lines, read once while it is unchanged (a process may report on a file more than once)."""
     if path in _GIVEN:
         return _GIVEN[path]
@@ -56,7 +56,7 @@ def _lines(path: str) -> tuple[str, ...]:
 
 
 def line_text(path: str, line: int) -> str:
-    lines = _lines(path)
+    lines = lines_of(path)
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 

@@ -7,15 +7,18 @@ import hashlib
 import os
 from pathlib import Path
 
-from .columns import line_text
+from .columns import lines_of
 
 
 def line_hashes(findings) -> list[str]:
     """`HASH:N` per finding, in order: N counts the same rule on the same line text earlier in the file."""
     seen: dict[tuple[str, str], int] = {}
     out = []
+    path, lines = None, ()
     for f in findings:
-        text = line_text(f.path, f.line).strip()
+        if f.path != path:  # a file's findings come together: its lines are looked up once
+            path, lines = f.path, lines_of(f.path)
+        text = (lines[f.line - 1] if 0 < f.line <= len(lines) else "").strip()
         base = hashlib.sha256(f"{f.code}:{text}".encode()).hexdigest()[:16]
         seen[(f.path, base)] = seen.get((f.path, base), 0) + 1
         out.append(f"{base}:{seen[(f.path, base)]}")

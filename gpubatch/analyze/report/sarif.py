@@ -1,6 +1,7 @@
 """SARIF 2.1.0 for code scanning: rules with descriptions and help, percent-encoded artifact URIs relative to
 the repository root (the nearest folder with `.git`),
 full regions, and partial fingerprints that survive unrelated edits (hash of the finding's line text)."""
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ def repository_root(start: Path) -> Path:
     return start
 
 
+@functools.lru_cache(maxsize=4096)
 def _location(path: str, root: Path) -> dict:
     """An artifact location: a percent-encoded URI relative to %SRCROOT% (the repository root) for a file
     inside it, an absolute file URI otherwise. Non-UTF-8 names are encoded from their bytes on disk."""
@@ -44,11 +46,11 @@ def _result(f, line_hash: str, index: dict, root: Path) -> dict:
             region.update(endLine=f.end_line, endColumn=end_col)
     out = {"ruleId": f.code, "ruleIndex": index.get(f.code, 0), "level": _LEVEL[f.severity],
            "message": {"text": f.message},
-           "locations": [{"physicalLocation": {"artifactLocation": _location(f.path, root), "region": region}}],
+           "locations": [{"physicalLocation": {"artifactLocation": dict(_location(f.path, root)), "region": region}}],
            "partialFingerprints": {"primaryLocationLineHash": line_hash}}
     if f.related:
         out["relatedLocations"] = [
-            {"id": i + 1, "physicalLocation": {"artifactLocation": _location(path, root),
+            {"id": i + 1, "physicalLocation": {"artifactLocation": dict(_location(path, root)),
                                                "region": {"startLine": max(1, line), "endLine": max(1, end)}},
              "message": {"text": f"copy {i + 2} of {len(f.related) + 1}"}}
             for i, (path, line, end) in enumerate(f.related)]
