@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from analyze_vs_ruff import bytecode, measure  # noqa: E402
-from auto_vs_devices import make_tree  # noqa: E402
+from auto_vs_devices import scratch_tree  # noqa: E402
 
 
 def main() -> None:
@@ -30,11 +28,7 @@ def main() -> None:
     ap.add_argument("--json")
     a = ap.parse_args()
     bytecode()
-    work = Path(tempfile.mkdtemp(prefix="analyze-mem-"))
-    try:
-        tree = work / "tree"
-        files = make_tree(Path(a.tree), a.copies, tree)
-        time.sleep(2.5)
+    with scratch_tree(Path(a.tree), a.copies, "analyze-mem-") as (work, tree, files):  # cold runs: no settling
         rows = []
         for rep in range(a.repeats):
             for spec in a.set or ["default="]:
@@ -51,8 +45,6 @@ def main() -> None:
                       f"{row['peak_pss_mb']:7.1f} MB PSS", flush=True)
         if a.json:
             Path(a.json).write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "rows": rows}, indent=1) + "\n")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

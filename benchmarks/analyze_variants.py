@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from analyze_vs_ruff import bytecode, measure  # noqa: E402
-from auto_vs_devices import make_tree  # noqa: E402
+from auto_vs_devices import scratch_tree  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]
 RUN = ("import gpubatch.analyze.parse as parse, gpubatch.analyze.parsers as parsers, gpubatch.analyze.job as job; "
@@ -45,12 +42,8 @@ def main() -> None:
     ap.add_argument("--json")
     a = ap.parse_args()
     bytecode()
-    work = Path(tempfile.mkdtemp(prefix="analyze-variants-"))
     base = os.environ.get("PYTHONPATH", "")
-    try:
-        tree = work / "tree"
-        files = make_tree(Path(a.tree), a.copies, tree)
-        time.sleep(2.5)
+    with scratch_tree(Path(a.tree), a.copies, "analyze-variants-") as (work, tree, files):  # cold runs only
         rows = []
         for rep in range(a.repeats):
             for name, code, stmt in _variants(a):
@@ -78,9 +71,6 @@ def main() -> None:
         print("reports agree:", agree)
         if a.json:
             Path(a.json).write_text(json.dumps({"rows": rows, "agree": agree}, indent=1))
-    finally:
-        os.environ["PYTHONPATH"] = base
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 DEVICES = ("cpu", "cuda", "auto")
@@ -39,6 +41,18 @@ def make_tree(src: Path, copies: int, dest: Path) -> int:
             out.write_bytes(f"# copy {c}\n".encode() + data)
             n += 1
     return n
+
+
+@contextmanager
+def scratch_tree(src: Path, copies: int, prefix: str) -> Iterator[tuple[Path, Path, int]]:
+    """A scratch folder holding `make_tree`'s copies of `src` under `tree/`: (folder, tree, file count); the
+    folder is removed on the way out."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        tree = work / "tree"
+        yield work, tree, make_tree(src, copies, tree)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def timed(cmd: list[str], stats: Path) -> dict:

@@ -10,7 +10,7 @@ import functools
 from collections.abc import Iterator
 
 from ..halstead import report
-from .layout import Raw, _dumps
+from .layout import Raw, dumps
 from .layout import chunks as _layout
 from .summary import summary
 
@@ -23,18 +23,18 @@ def _flat(obj) -> dict:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _halstead(counts: tuple[int, ...]) -> str:
-    return _dumps(report(*counts))
+    return dumps(report(*counts))
 
 
 def _block(b) -> str:
     """A block's record: its fields in `Block`'s order, then a function's Halstead record (none for a class)."""
-    head = (f'{{"kind": {_dumps(b.kind)}, "name": {_dumps(b.name)}, "line": {b.line}, "col": {b.col}, '
+    head = (f'{{"kind": {dumps(b.kind)}, "name": {dumps(b.name)}, "line": {b.line}, "col": {b.col}, '
             f'"end_line": {b.end_line}, "complexity": {b.complexity}, "params": {b.params}, "nesting": {b.nesting}')
     return f'{head}, "halstead": {_halstead(tuple(b.halstead))}}}' if b.halstead else head + "}"
 
 
 def _file(r) -> Raw:
-    head = _dumps({"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw, **r.metrics})
+    head = dumps({"path": r.path, "error": r.error, "nodes": r.nodes, "raw": r.raw, **r.metrics})
     return Raw(f'{head[:-1]}, "blocks": [{", ".join(map(_block, r.blocks))}]}}')
 
 

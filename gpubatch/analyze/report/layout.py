@@ -16,11 +16,11 @@ def _listed(obj):
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
-_dumps = json.JSONEncoder(default=_listed).encode  # json.dumps's settings, with the fallback
+dumps = json.JSONEncoder(default=_listed).encode  # json.dumps's settings, with the fallback
 
 
 class Raw(str):
-    """A record already encoded as JSON (by `_dumps` and the same separators), written as it is."""
+    """A record already encoded as JSON (by `dumps` and the same separators), written as it is."""
 
 
 def chunks(obj, depth: int) -> Iterator[str]:
@@ -29,16 +29,16 @@ def chunks(obj, depth: int) -> Iterator[str]:
         yield obj
         return
     if isinstance(obj, dict):
-        items = ((_dumps(k) + ": ", v) for k, v in obj.items())
+        items = ((dumps(k) + ": ", v) for k, v in obj.items())
         opening, closing = "{", "}"
     elif isinstance(obj, (list, Iterator)):
         items = (("", v) for v in obj)
         opening, closing = "[", "]"
     else:
-        yield _dumps(obj)
+        yield dumps(obj)
         return
     if depth <= 0:
-        yield _dumps(obj)
+        yield dumps(obj)
         return
     first = True
     for key, value in items:
