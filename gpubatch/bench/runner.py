@@ -1,15 +1,13 @@
 """Measuring cases: per-item loop, batched CPU, batched GPU (batch-size sweep, kernel time from CUDA events,
-data already on the device), end to end with transfers, through the executor, and on N GPUs at once."""
+data already on the device), end to end with transfers and through the executor (N GPUs at once: multi.py)."""
 from __future__ import annotations
 
 import functools
-import os
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.procs import adopted, end_processes
 from .cases import Case
 
 
@@ -198,58 +196,3 @@ def _exec_run(items, backend):
     case, data, batch = _BENCH_DATA
     case.run(backend.xp, data if len(items) == batch else _slice(data, len(items)))
     return _Count(len(items))
-
-
-def _multi_worker(case_name: str, batch: int, repeats: int, gpu: int, barrier, queue) -> None:
-    os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu)
-    import cupy
-
-    from .cases import all_cases
-
-    case = next(c for c in all_cases() if c.name == case_name)
-    data = case.make(cupy, batch, 4 + gpu)
-    for _ in range(3):
-        case.run(cupy, data)
-    cupy.cuda.Device().synchronize()
-    barrier.wait()
-    t0 = time.perf_counter()
-    for _ in range(repeats):
-        case.run(cupy, data)
-    cupy.cuda.Device().synchronize()
-    queue.put((gpu, time.perf_counter() - t0))
-
-
-def _get(queue, timeout: float):
-    """`queue.get` in short slices, so that Ctrl-C and SIGTERM are heeded while the workers run."""
-    import queue as q
-
-    end = time.monotonic() + timeout
-    while True:
-        try:
-            return queue.get(timeout=min(0.2, max(0.01, end - time.monotonic())))
-        except q.Empty:
-            if time.monotonic() >= end:
-                raise TimeoutError(f"no result from a GPU worker in {timeout:.0f} s") from None
-
-
-def multi_gpu(case: Case, batch: int, gpus: int, repeats: int) -> Measurement:
-    """All GPUs run the case at once (one process each); aggregate items/s over the slowest worker's time."""
-    import multiprocessing as mp
-
-    ctx = mp.get_context("spawn")
-    barrier, queue = ctx.Barrier(gpus), ctx.Queue()
-    procs = [ctx.Process(target=adopted, args=(os.getpid(), _multi_worker, case.name, batch, repeats, g, barrier,
-                                               queue)) for g in range(gpus)]
-    try:
-        for p in procs:
-            p.start()
-        times = [_get(queue, 600.0)[1] for _ in procs]
-        for p in procs:
-            p.join(30.0)
-    finally:
-        end_processes(procs)  # after an error or an interrupt: none is left running
-    m = Measurement(case.name, case.group, f"cuda:0-{gpus - 1}", "multi_gpu", batch, items=batch * repeats * gpus,
-                    bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item,
-                    note=f"{gpus} processes, wall of slowest")
-    m.samples = [max(times)]
-    return m

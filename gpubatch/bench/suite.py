@@ -1,13 +1,15 @@
 """The benchmark suites: which cases, sizes and modes run where, and the summary rows of the report."""
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .cases import Case, all_cases
-from .runner import Measurement, end_to_end, executor_overhead, measure, multi_gpu, sizes_for
+from .multi import DeviceWorkers
+from .runner import Measurement, end_to_end, executor_overhead, measure, sizes_for
 
 
 @dataclass(frozen=True)
@@ -53,39 +55,41 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None, clie
     if corpus is None and not quick:
         corpus = arc_corpus()
         cases = selected(plan, corpus)
-    for case in cases:
-        cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
-        loops = 0 if case.group == "analyze" else min(32, case.quick_batch * 4)
-        cpu = measure(case, np, "cpu", cpu_sizes, cpu_reps, plan.warmup, loop_items=loops)
-        res.measurements += cpu
-        best = max((m for m in cpu if m.mode == "batched"), key=lambda m: m.items_per_s)
-        if case.group.startswith("arc") and case.name != "arc_components":
-            res.measurements.append(reference_loop(case, 300 if quick else 2000))
-        if plan.gpus:
-            import cupy
+    with contextlib.ExitStack() as stack:
+        # N GPUs at once: one process per GPU for the whole suite, each case timed on 1 and on all of them
+        workers = stack.enter_context(DeviceWorkers(plan.gpus, "cuda", corpus)) if plan.gpus > 1 else None
+        for case in cases:
+            cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
+            loops = 0 if case.group == "analyze" else min(32, case.quick_batch * 4)
+            cpu = measure(case, np, "cpu", cpu_sizes, cpu_reps, plan.warmup, loop_items=loops)
+            res.measurements += cpu
+            best = max((m for m in cpu if m.mode == "batched"), key=lambda m: m.items_per_s)
+            if case.group.startswith("arc") and case.name != "arc_components":
+                res.measurements.append(reference_loop(case, 300 if quick else 2000))
+            if plan.gpus:
+                import cupy
 
-            free = cupy.cuda.Device().mem_info[0]
-            sizes = sizes_for(case, free / 8, factor=8 if case.group.startswith("arc") else 2)
-            ms = measure(case, cupy, "cuda:0", sizes, reps, plan.warmup,
-                         loop_items=0 if case.group == "analyze" else 100)
-            res.measurements += ms
-            best = max((m for m in ms if m.mode == "batched"), key=lambda m: m.items_per_s)
-            res.measurements.append(end_to_end(case, best.batch, max(3, reps // 2)))
-            res.measurements += executor_overhead(case, best.batch, max(3, reps // 2))
-            if plan.gpus > 1:
-                one = multi_gpu(case, best.batch, 1, reps)
-                many = multi_gpu(case, best.batch, plan.gpus, reps)
-                res.measurements += [one, many]
-        if client is not None:
-            from .cluster import on_cluster
+                free = cupy.cuda.Device().mem_info[0]
+                sizes = sizes_for(case, free / 8, factor=8 if case.group.startswith("arc") else 2)
+                ms = measure(case, cupy, "cuda:0", sizes, reps, plan.warmup,
+                             loop_items=0 if case.group == "analyze" else 100)
+                res.measurements += ms
+                best = max((m for m in ms if m.mode == "batched"), key=lambda m: m.items_per_s)
+                res.measurements.append(end_to_end(case, best.batch, max(3, reps // 2)))
+                res.measurements += executor_overhead(case, best.batch, max(3, reps // 2))
+                if workers is not None:
+                    res.measurements += [workers.run(case, best.batch, reps, 1),
+                                         workers.run(case, best.batch, reps, plan.gpus)]
+            if client is not None:
+                from .cluster import on_cluster
 
-            res.measurements += on_cluster(client, case, best.batch, "cuda" if plan.gpus else "cpu",
-                                           reps if plan.gpus else cpu_reps, plan.warmup, corpus)
-        if progress:
-            progress(f"{case.name} ({time.perf_counter() - t0:.0f} s)")
-        if checkpoint:
-            res.seconds = time.perf_counter() - t0
-            checkpoint(res)  # partial results survive an interrupted run
+                res.measurements += on_cluster(client, case, best.batch, "cuda" if plan.gpus else "cpu",
+                                               reps if plan.gpus else cpu_reps, plan.warmup, corpus)
+            if progress:
+                progress(f"{case.name} ({time.perf_counter() - t0:.0f} s)")
+            if checkpoint:
+                res.seconds = time.perf_counter() - t0
+                checkpoint(res)  # partial results survive an interrupted run
     res.seconds = time.perf_counter() - t0
     return res
 
