@@ -10,9 +10,10 @@ from ..engine.procs import adopted, end_processes
 from .cases import Case
 
 TIMEOUT_S = 600.0
+MIN_S = 0.5  # each worker times whole rounds of calls for at least this long: a few ms is all jitter
 
 
-def _serve(conn: Any, index: int, kind: str, corpus: list | None) -> None:
+def _serve(conn: Any, index: int, kind: str, corpus: list | None, min_s: float) -> None:
     """A worker: pinned to device `index`, it prepares a case when asked, then times it when told to go."""
     if kind == "cuda":
         os.environ["CUDA_VISIBLE_DEVICES"] = str(index)
@@ -49,11 +50,13 @@ def _serve(conn: Any, index: int, kind: str, corpus: list | None) -> None:
             conn.send(("ready", index))
             if conn.recv()[0] != "go":
                 continue
-            t0 = time.perf_counter()
-            for _ in range(repeats):
-                case.run(xp, data)
-            sync()
-            conn.send(("time", time.perf_counter() - t0))
+            t0, done = time.perf_counter(), 0
+            while done == 0 or time.perf_counter() - t0 < min_s:  # rounds of `repeats` calls, at least min_s
+                for _ in range(repeats):
+                    case.run(xp, data)
+                sync()
+                done += repeats
+            conn.send(("time", done, time.perf_counter() - t0))
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it there
             conn.send(("error", f"device {index}: {type(exc).__name__}: {exc}"))
         finally:
@@ -63,10 +66,11 @@ def _serve(conn: Any, index: int, kind: str, corpus: list | None) -> None:
 
 class DeviceWorkers:
     """`n` worker processes, one per device (`kind` "cuda", or "cpu" for NumPy workers that test the protocol).
-    `run(case, batch, repeats, k)` times the case on the first k at once: the wall of the slowest."""
+    `run(case, batch, repeats, k)` times the case on the first k at once: the calls of all of them over the
+    wall of the slowest."""
 
-    def __init__(self, n: int, kind: str = "cuda", corpus: list | None = None) -> None:
-        self.n, self.kind, self.corpus = n, kind, corpus
+    def __init__(self, n: int, kind: str = "cuda", corpus: list | None = None, min_s: float = MIN_S) -> None:
+        self.n, self.kind, self.corpus, self.min_s = n, kind, corpus, min_s
         self.procs: list = []
         self.conns: list = []
 
@@ -77,7 +81,8 @@ class DeviceWorkers:
         try:
             for i in range(self.n):
                 mine, theirs = ctx.Pipe()
-                p = ctx.Process(target=adopted, args=(os.getpid(), _serve, theirs, i, self.kind, self.corpus))
+                p = ctx.Process(target=adopted, args=(os.getpid(), _serve, theirs, i, self.kind, self.corpus,
+                                                                 self.min_s))
                 p.start()
                 theirs.close()
                 self.procs.append(p)
@@ -143,10 +148,10 @@ class DeviceWorkers:
             raise RuntimeError("; ".join(errors))
         for c in conns:
             c.send(("go",))
-        times = [self._recv(c, "time")[1] for c in conns]
+        answers = [self._recv(c, "time") for c in conns]
         device = f"cuda:0-{k - 1}" if self.kind == "cuda" else f"cpu:0-{k - 1}"
-        m = Measurement(case.name, case.group, device, "multi_gpu", batch, items=batch * repeats * k,
+        m = Measurement(case.name, case.group, device, "multi_gpu", batch, items=batch * sum(a[1] for a in answers),
                         bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item,
                         note=f"{k} processes, wall of slowest")
-        m.samples = [max(times)]
+        m.samples = [max(a[2] for a in answers)]
         return m
