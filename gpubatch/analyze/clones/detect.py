@@ -43,13 +43,18 @@ def _stable_argsort(xp, a):
     return xp.argsort(a, kind="stable") if xp is np else xp.argsort(a)
 
 
-def window_hashes(xp, shape, starts, ends, width: int):
-    """(positions, hashes) of every window of `width` nodes that lies inside one file."""
-    n = len(shape)
+def prefix_hashes(xp, key):
+    """(prefix, ipw): the hash of nodes [i, i + w) is (prefix[i + w] - prefix[i]) * ipw[i], whatever i."""
+    n = len(key)
     pw = xp.cumprod(xp.full(n, _P, dtype=xp.uint64))  # P^(i+1), wrapping
-    ipw = xp.cumprod(xp.full(n, _P_INV, dtype=xp.uint64))
+    ipw = xp.cumprod(xp.full(n + 1, _P_INV, dtype=xp.uint64))  # one more: an empty range at the end
     prefix = xp.zeros(n + 1, dtype=xp.uint64)
-    prefix[1:] = xp.cumsum(shape * pw, dtype=xp.uint64)
+    prefix[1:] = xp.cumsum(key * pw, dtype=xp.uint64)
+    return prefix, ipw
+
+
+def window_hashes(xp, prefix, ipw, starts, ends, width: int):
+    """(positions, hashes) of every window of `width` nodes that lies inside one file."""
     lengths = ends - starts
     ok = lengths >= width
     counts = xp.where(ok, lengths - width + 1, 0)
@@ -108,6 +113,40 @@ def runs(xp, b, a, width: int):
     return b0, b1, b0 - d[first], b1 - d[first]
 
 
+def _equal_run(xp, prefix, ipw, x, y, limit, sign: int):
+    """Per pair: the longest length e <= limit with nodes [x, x + e) equal to [y, y + e) (sign 1), or
+    [x - e, x) to [y - e, y) (sign -1), by hashes: a binary search over all pairs at once."""
+    lo, hi = xp.zeros_like(limit), limit
+    while bool((lo < hi).any()):
+        mid = (lo + hi + 1) // 2
+        if sign > 0:
+            hx = (prefix[x + mid] - prefix[x]) * ipw[x]
+            hy = (prefix[y + mid] - prefix[y]) * ipw[y]
+        else:
+            hx = (prefix[x] - prefix[x - mid]) * ipw[x - mid]
+            hy = (prefix[y] - prefix[y - mid]) * ipw[y - mid]
+        same = hx == hy
+        lo, hi = xp.where(same, mid, lo), xp.where(same, hi, mid - 1)
+    return lo
+
+
+def extend(xp, prefix, ipw, file_start, file_end, b0, b1, a0, a1):
+    """Each segment grown along its diagonal both ways for as long as the keys stay equal, inside both files,
+    then one row per distinct result. A window pairs with only two others of its hash, so where a piece of a
+    long copy also occurs elsewhere its windows pair there, and the copy falls apart in pieces: grown, the
+    pieces of one diagonal are the whole copy again."""
+    if len(b0) == 0:
+        return b0, b1, a0, a1
+    back = _equal_run(xp, prefix, ipw, b0, a0, xp.minimum(b0 - file_start[b0], a0 - file_start[a0]), -1)
+    fwd = _equal_run(xp, prefix, ipw, b1, a1, xp.minimum(file_end[b0] - b1, file_end[a0] - a1), 1)
+    b0, a0, b1, a1 = b0 - back, a0 - back, b1 + fwd, a1 + fwd
+    keep = xp.ones(len(b0), dtype=bool)
+    order = xp.lexsort(xp.stack([a0, b0]))
+    b0, b1, a0, a1 = b0[order], b1[order], a0[order], a1[order]
+    keep[1:] = (b0[1:] != b0[:-1]) | (a0[1:] != a0[:-1])
+    return b0[keep], b1[keep], a0[keep], a1[keep]
+
+
 def verify(xp, shape, exact, b0, b1, a0):
     """Per segment: (all shapes equal, nodes whose exact keys differ), compared node by node for all segments
     at once."""
@@ -163,9 +202,12 @@ def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float, 
 def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host, periodic: bool = False):
     """Steps 1-3 over device arrays on one key (exact or shape); the segments come back to the host as
     (b0, b1, a0, a1, renamed)."""
-    pos, h = window_hashes(xp, key, starts, ends, width)
+    prefix, ipw = prefix_hashes(xp, key)
+    pos, h = window_hashes(xp, prefix, ipw, starts, ends, width)
     b, a = window_pairs(xp, pos, h, file_of, width, periodic)
     b0, b1, a0, a1 = runs(xp, b, a, width)
+    first_node, end_node = xp.repeat(starts, ends - starts), xp.repeat(ends, ends - starts)
+    b0, b1, a0, a1 = extend(xp, prefix, ipw, first_node, end_node, b0, b1, a0, a1)
     # a stretch repeated right after itself (a0 < b0 < a1): the original up to where the copy starts, and as
     # long a copy, so the two are two places (else they would merge into one)
     a1 = xp.minimum(a1, b0)

@@ -1,7 +1,7 @@
 """The clone search on key sequences made by hand: windows, joins, runs, verification and chaining."""
 import numpy as np
 
-from gpubatch.analyze.clones.detect import chain, find_segments, window_hashes
+from gpubatch.analyze.clones.detect import chain, find_segments, prefix_hashes, window_hashes
 from gpubatch.analyze.clones.features import mix
 
 W = 4
@@ -24,7 +24,7 @@ def segments(files, exact=None, periodic=False):
 
 def test_window_hashes_depend_on_content_not_position():
     shape, _, starts, ends = keys([1, 2, 3, 4, 5, 1, 2, 3, 4], [9, 9])
-    pos, h = window_hashes(np, shape, starts, ends, W)
+    pos, h = window_hashes(np, *prefix_hashes(np, shape), starts, ends, W)
     assert pos.tolist() == [0, 1, 2, 3, 4, 5]  # the second file is shorter than a window
     assert h[0] == h[5] and len(set(h[:5].tolist())) == 5
 
@@ -33,6 +33,18 @@ def test_a_copy_is_one_segment_with_its_original():
     a = list(range(100, 120))
     b0, b1, a0, a1, renamed = segments([a, [7, 8] + a[3:15] + [9]])
     assert (b0.tolist(), b1.tolist(), a0.tolist(), a1.tolist(), renamed.tolist()) == ([22], [34], [3], [15], [0])
+
+
+def test_a_long_copy_stays_whole_where_a_piece_of_it_is_copied_elsewhere_too():
+    # a piece p of the long copy also occurs on its own, before each long copy: the windows of p in the second
+    # long copy pair with those single copies, which used to split the long copy in two overlapping pieces;
+    # grown along their diagonal, the pieces are the whole copy again
+    p = list(range(500, 510))
+    long = list(range(100, 130)) + p + list(range(200, 230))
+    b0, b1, a0, a1, _ = segments([p + [1], long, p + [2], [7] + long])
+    rows = list(zip(b0.tolist(), b1.tolist(), a0.tolist(), a1.tolist()))
+    assert (93, 163, 11, 81) in rows
+    assert not [r for r in rows if r[0] >= 93 and r[2] >= 11 and r[3] <= 81 and r != (93, 163, 11, 81)]
 
 
 def test_renamed_copy_is_found_by_shape_and_counted():
@@ -67,8 +79,8 @@ def test_copy_with_an_insertion_chains_into_a_near_miss():
 def test_hash_collisions_are_dropped_by_verification(monkeypatch):
     import gpubatch.analyze.clones.detect as d
 
-    def colliding(xp, shape, starts, ends, width):
-        pos, h = window_hashes(xp, shape, starts, ends, width)
+    def colliding(xp, prefix, ipw, starts, ends, width):
+        pos, h = window_hashes(xp, prefix, ipw, starts, ends, width)
         return pos, np.zeros_like(h)  # every window "equal"
 
     monkeypatch.setattr(d, "window_hashes", colliding)
