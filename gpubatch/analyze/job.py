@@ -115,7 +115,7 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
         features = batch_features(nodes_h, len(good), policy.duplicates.ignore_docstrings,
                                   policy.duplicates.ignore_imports,
                                   [[ln for ln in ft.noqa if not noqa_allows(ft.noqa, ln, "GB301")] for ft in good],
-                                  [ft.string_lines for ft in good])
+                                  [ft.string_lines for ft in good], policy.duplicates.ignore_signatures)
     out, gi = [], 0
     for ft in files:
         if ft.error is not None:

@@ -132,6 +132,8 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.duplicates.ignore_docstrings", bool, True, "Leave docstrings (and other lone string statements) "
        "out of the comparison."),
     _k("analyze.duplicates.ignore_imports", bool, True, "Leave import statements out of the comparison."),
+    _k("analyze.duplicates.ignore_signatures", bool, True, "Compare a def or class without its name, decorators, "
+       "parameters or bases (pylint's ignore-signatures): a body copied under another signature is a copy."),
     # run-batt
     _k("batt.dataset", str, "arc1-train", "Task source: arc1-train, arc1-eval, arc2-train, arc2-eval, or a path."),
     _k("batt.tasks", int, 0, "Number of tasks to load, first in a stable order (0: all).", min=0, max=1_000_000),

@@ -600,3 +600,10 @@ def test_analyze_duplicates_ignore_imports(tmp_path):
     files = {"a.py": imports, "b.py": imports + "x = 1\n"}
     assert _groups(tmp_path, files) == []
     assert len(_groups(tmp_path, files, analyze__duplicates__ignore_imports=False)) == 1
+
+
+def test_analyze_duplicates_ignore_signatures(tmp_path):
+    files = {"a.py": _COPY, "b.py": _COPY.replace('def load(path, mode="r"):', "async def fetch(path, mode):")}
+    assert [g["members"][1]["line"] for g in _groups(tmp_path, files)] == [1]  # from the def
+    assert [g["members"][1]["line"] for g in _groups(tmp_path, files,
+                                                     analyze__duplicates__ignore_signatures=False)] == [4]

@@ -8,6 +8,7 @@ of files at once from the node table the parser and its cache already hold.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,9 @@ from ..tensorize import F_STR, KIND, OP_VALUES
 _IMPORTS = np.asarray([KIND[k] for k in ("Import", "ImportFrom", "alias") if k in KIND], np.int64)
 _LEAVES = np.asarray([KIND[k] for k in ("Name", "Constant", "Attribute", "arg", "keyword") if k in KIND], np.int64)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_DEFS = np.asarray([KIND[k] for k in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if k in KIND], np.int64)
+_STMTS = np.asarray(sorted(i for k, i in KIND.items() if isinstance(getattr(ast, k, None), type)
+                           and issubclass(getattr(ast, k), ast.stmt)), np.int64)
 
 
 def mix(x: np.ndarray) -> np.ndarray:
@@ -56,12 +60,30 @@ class Features:
         return cls(k[:n], k[n:], lines[:n], lines[n:2 * n], lines[2 * n:])
 
 
+def signature_nodes(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """Mask of the nodes of def and class headers: decorators, parameters with their defaults and annotations,
+    return annotations, bases and keywords (every child of a def or class that is not a statement, and all
+    below it). A few array passes, one per level of the deepest header expression."""
+    up = np.maximum(parent, 0)
+    head = (parent >= 0) & np.isin(kind[up], _DEFS) & ~np.isin(kind, _STMTS)
+    while True:
+        grown = head | (head[up] & (parent >= 0))
+        if np.array_equal(grown, head):
+            return head
+        head = grown
+
+
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
-                   quiet: list | None = None, string_lines: list | None = None) -> list[Features]:
+                   quiet: list | None = None, string_lines: list | None = None,
+                   ignore_signatures: bool = True) -> list[Features]:
     """Every file's features from a batch's concatenated node columns (`batched.concat`), with no loop over
-    nodes: a few masks and one split."""
+    nodes: a few masks and one split. With `ignore_signatures` (pylint's option of that name), a def or class
+    is one node that says only "def" or "class": its name, decorators, parameters and bases are left out, so
+    code copied under another signature (a method made a function, sync made async) still reads as a copy."""
     kind, line, flags, parent = nodes["kind"], nodes["line"], nodes["flags"], nodes["parent"]
     keep = line > 0
+    if ignore_signatures:
+        keep &= ~signature_nodes(kind, parent)
     if ignore_imports:
         keep &= ~np.isin(kind, _IMPORTS)
     if ignore_docstrings:
@@ -71,6 +93,11 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
         keep[parent[lone]] = False
     val = nodes["val"].astype(np.uint64)
     op = np.where(nodes["val"] < OP_VALUES, val, np.uint64(0))
+    if ignore_signatures:  # a def is a def, sync or async, whatever its name
+        is_def = np.isin(kind, _DEFS)
+        val = np.where(is_def, np.uint64(0), val)
+        op = np.where(is_def, np.uint64(0), op)
+        kind = np.where(kind == KIND["AsyncFunctionDef"], KIND["FunctionDef"], kind)
     shape = mix(kind.astype(np.uint64) * np.uint64(1 << 20) + op)
     exact = mix(shape ^ val)
     end = np.maximum(nodes["end_line"], line)

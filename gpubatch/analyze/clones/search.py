@@ -22,6 +22,7 @@ class CloneSettings:
     max_gap: int = 12
     ignore_docstrings: bool = True
     ignore_imports: bool = True
+    ignore_signatures: bool = True
 
 
 def find_clones(backend, features: list[Features], paths: list[str], settings: CloneSettings) -> list[CloneGroup]:
