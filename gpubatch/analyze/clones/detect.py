@@ -117,7 +117,7 @@ def _equal_run(xp, prefix, ipw, x, y, limit, sign: int):
     """Per pair: the longest length e <= limit with nodes [x, x + e) equal to [y, y + e) (sign 1), or
     [x - e, x) to [y - e, y) (sign -1), by hashes: a binary search over all pairs at once."""
     lo, hi = xp.zeros_like(limit), limit
-    while bool((lo < hi).any()):
+    for _ in range(int(limit.max()).bit_length() + 1 if len(limit) else 0):  # one read of the device, not one a step
         mid = (lo + hi + 1) // 2
         if sign > 0:
             hx = (prefix[x + mid] - prefix[x]) * ipw[x]
