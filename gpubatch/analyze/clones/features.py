@@ -18,6 +18,7 @@ from ..tensorize import F_STR, KIND, OP_VALUES
 _IMPORTS = np.asarray([KIND[k] for k in ("Import", "ImportFrom", "alias") if k in KIND], np.int64)
 _LEAVES = np.asarray([KIND[k] for k in ("Name", "Constant", "Attribute", "arg", "keyword") if k in KIND], np.int64)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+TEXT_WEIGHT = 4  # nodes per line of a multi-line string after its first: about a short line of code
 _DEFS = np.asarray([KIND[k] for k in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if k in KIND], np.int64)
 _STMTS = np.asarray(sorted(i for k, i in KIND.items() if isinstance(getattr(ast, k, None), type)
                            and issubclass(getattr(ast, k), ast.stmt)), np.int64)
@@ -106,21 +107,28 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
     idx = idx[np.lexsort((idx, nodes["col"][idx], line[idx], nodes["file"][idx]))]
-    # a string over several lines counts one node per line (a copied text block is as long as it looks), keyed
-    # by that line's text
-    spread = np.where((kind[idx] == KIND["Constant"]) & (flags[idx] & F_STR != 0), end[idx] - line[idx] + 1, 1)
+    # a string over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
+    # is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by that line's text
+    n_lines = np.where((kind[idx] == KIND["Constant"]) & (flags[idx] & F_STR != 0), end[idx] - line[idx] + 1, 1)
+    spread = 1 + (n_lines - 1) * TEXT_WEIGHT
     idx = np.repeat(idx, spread)
     step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)
-    in_string = spread.repeat(spread) > 1
+    sub = np.where(step > 0, (step - 1) % TEXT_WEIGHT, 0)
+    in_string = n_lines.repeat(spread) > 1
     exact_k = mix(exact[idx] + step.astype(np.uint64))
-    line_k = (line[idx] + step).astype(np.int32)
+    line_k = (line[idx] + np.where(step > 0, 1 + (step - 1) // TEXT_WEIGHT, 0)).astype(np.int32)
     if string_lines and any(string_lines):  # each line of such a string keyed by its text, where it is known
-        spread_k = np.flatnonzero(in_string)
-        file_k = nodes["file"][idx[spread_k]]
-        texts = np.asarray([string_lines[f].get(ln, 0) for f, ln in zip(file_k.tolist(), line_k[spread_k].tolist())],
+        heads = np.flatnonzero(in_string & (sub == 0))
+        file_k = nodes["file"][idx[heads]]
+        texts = np.asarray([string_lines[f].get(ln, 0) for f, ln in zip(file_k.tolist(), line_k[heads].tolist())],
                            np.int64)
+        by_line = np.zeros(len(idx), np.int64)
+        by_line[heads] = texts
+        spread_k = np.flatnonzero(in_string)
+        texts = by_line[spread_k - sub[spread_k]]  # a line's other nodes take its text too
         known = texts != 0
-        exact_k[spread_k[known]] = mix(texts[known].astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D))
+        exact_k[spread_k[known]] = mix(mix(texts[known].astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D))
+                                       + sub[spread_k[known]].astype(np.uint64))
     last_k = np.where(in_string, line_k, last[idx]).astype(np.int32)
     # the lines of such a string after its first are text, not code: a renamed copy must keep them as they are
     shape_k = np.where(step > 0, exact_k, shape[idx])

@@ -65,6 +65,17 @@ def test_a_body_copied_under_another_signature_is_a_copy_from_its_def(tmp_path):
     assert [(g.kind_name, places(g)) for g in res.duplicates] == [("exact", [("a.py", 3, 8), ("b.py", 4, 9)])]
 
 
+def test_a_block_of_text_copied_into_another_string_is_a_copy(tmp_path):
+    # each line of a multi-line string after its first weighs 4 nodes: 5 lines of text pass min_nodes (16)
+    block = "".join(f"    row {i}: value {i * 7}\n" for i in range(5))
+    a = 'A = """first\n' + block + 'end of a"""\n'
+    b = 'x = 1\nB = """another start\n' + block + 'another end"""\n'
+    res = run(tmp_path, {"a.py": a, "b.py": b})
+    assert [places(g) for g in res.duplicates] == [[("a.py", 2, 6), ("b.py", 3, 7)]]
+    short = "".join(f"    row {i}: value {i * 7}\n" for i in range(3))  # 3 lines: under min_lines
+    assert run(tmp_path / "short", {"a.py": a.replace(block, short), "b.py": b.replace(block, short)}).duplicates == []
+
+
 def test_each_copy_is_a_finding_naming_the_others(tmp_path):
     res = run(tmp_path, {"a.py": LOAD, "b.py": LOAD, "c.py": LOAD})
     found = sorted((Path(f.path).name, f.line, f.end_line, len(f.related)) for f in res.findings)
