@@ -148,7 +148,14 @@ class DeviceWorkers:
             raise RuntimeError("; ".join(errors))
         for c in conns:
             c.send(("go",))
-        answers = [self._recv(c, "time") for c in conns]
+        answers = []
+        for c in conns:  # every worker's answer read, so that a failure leaves none behind for the next case
+            try:
+                answers.append(self._recv(c, "time"))
+            except RuntimeError as exc:
+                errors.append(str(exc))
+        if errors:
+            raise RuntimeError("; ".join(errors))
         device = f"cuda:0-{k - 1}" if self.kind == "cuda" else f"cpu:0-{k - 1}"
         m = Measurement(case.name, case.group, device, "multi_gpu", batch, items=batch * sum(a[1] for a in answers),
                         bytes_per_item=case.bytes_per_item, flops_per_item=case.flops_per_item,
