@@ -130,15 +130,15 @@ def _equal_run(xp, prefix, ipw, x, y, limit, sign: int):
     return lo
 
 
-def extend(xp, prefix, ipw, file_start, file_end, b0, b1, a0, a1):
+def extend(xp, prefix, ipw, b_start, b_end, a_start, a_end, b0, b1, a0, a1):
     """Each segment grown along its diagonal both ways for as long as the keys stay equal, inside both files,
-    then one row per distinct result. A window pairs with only two others of its hash, so where a piece of a
+    then one row per distinct result (`*_start`, `*_end`: each segment's files' node ranges). A window pairs with only two others of its hash, so where a piece of a
     long copy also occurs elsewhere its windows pair there, and the copy falls apart in pieces: grown, the
     pieces of one diagonal are the whole copy again."""
     if len(b0) == 0:
         return b0, b1, a0, a1
-    back = _equal_run(xp, prefix, ipw, b0, a0, xp.minimum(b0 - file_start[b0], a0 - file_start[a0]), -1)
-    fwd = _equal_run(xp, prefix, ipw, b1, a1, xp.minimum(file_end[b0] - b1, file_end[a0] - a1), 1)
+    back = _equal_run(xp, prefix, ipw, b0, a0, xp.minimum(b0 - b_start, a0 - a_start), -1)
+    fwd = _equal_run(xp, prefix, ipw, b1, a1, xp.minimum(b_end - b1, a_end - a1), 1)
     b0, a0, b1, a1 = b0 - back, a0 - back, b1 + fwd, a1 + fwd
     keep = xp.ones(len(b0), dtype=bool)
     order = xp.lexsort(xp.stack([a0, b0]))
@@ -206,8 +206,8 @@ def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host
     pos, h = window_hashes(xp, prefix, ipw, starts, ends, width)
     b, a = window_pairs(xp, pos, h, file_of, width, periodic)
     b0, b1, a0, a1 = runs(xp, b, a, width)
-    first_node, end_node = xp.repeat(starts, ends - starts), xp.repeat(ends, ends - starts)
-    b0, b1, a0, a1 = extend(xp, prefix, ipw, first_node, end_node, b0, b1, a0, a1)
+    b0, b1, a0, a1 = extend(xp, prefix, ipw, starts[file_of[b0]], ends[file_of[b0]], starts[file_of[a0]],
+                            ends[file_of[a0]], b0, b1, a0, a1)
     # a stretch repeated right after itself (a0 < b0 < a1): the original up to where the copy starts, and as
     # long a copy, so the two are two places (else they would merge into one)
     a1 = xp.minimum(a1, b0)
