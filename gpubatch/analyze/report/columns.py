@@ -1,14 +1,30 @@
 """Columns as characters: the syntax tree counts UTF-8 bytes, people and SARIF count characters."""
 import os
+import re
 from functools import lru_cache
 
 from ..tensorize import read_regular
 
 
+# what str.splitlines breaks at besides \n and \r, as UTF-8 (bytes scans are fast; most files hold none)
+_OTHER_BREAKS = tuple(c.encode() for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_LINE_END = re.compile("\r\n|\r|\n")
+
+
+def source_lines(data: bytes) -> tuple[str, ...]:
+    """The text's lines as the parser numbers them: broken at \\n, \\r\\n and \\r only. str.splitlines also
+    breaks at form feeds and other separators, which would shift every later line by one."""
+    text = data.decode("utf-8", errors="replace")
+    if not any(b in data for b in _OTHER_BREAKS):
+        return tuple(text.splitlines())
+    lines = _LINE_END.split(text)
+    return tuple(lines[:-1] if lines[-1] == "" else lines)
+
+
 @lru_cache(maxsize=256)
 def _read_lines(path: str, stamp: tuple) -> tuple[str, ...]:
     try:  # a regular file only: a FIFO given as a path must not block the report
-        return tuple(read_regular(path, 1 << 26).decode("utf-8", errors="replace").splitlines())
+        return source_lines(read_regular(path, 1 << 26))
     except (OSError, ValueError):
         return ()
 
@@ -44,7 +60,7 @@ def known_ascii(paths) -> None:
 
 def given(path: str, data: bytes) -> None:
     """Report on `path` from this text, not from the disk (`--stdin-filename`)."""
-    _GIVEN[path] = tuple(data.decode("utf-8", errors="replace").splitlines())
+    _GIVEN[path] = source_lines(data)
 
 
 def lines_of(path: str) -> tuple[str, ...]:

@@ -1,0 +1,29 @@
+"""Line and column lookups of the reports: lines numbered as the parser numbers them."""
+import json
+
+from gpubatch.analyze.report import FORMATS
+from gpubatch.analyze.report.columns import source_lines
+
+from .test_analyze import analyze
+
+
+def test_lines_break_only_where_the_parser_breaks_them():
+    assert source_lines(b"import os\n\x0c\ndef f(x=[]):\n") == ("import os", "\x0c", "def f(x=[]):")
+    assert source_lines("a = 1  # \u2028 b\nc\n".encode()) == ("a = 1  # \u2028 b", "c")
+    assert source_lines(b"a\r\nb\rc\n\n") == ("a", "b", "c", "")
+    assert source_lines(b"") == () and source_lines(b"a") == ("a",)
+
+
+def test_a_form_feed_line_does_not_shift_later_columns_or_fingerprints(tmp_path):
+    # a form feed on a line of its own (as in many stdlib modules): str.splitlines broke the file there, so the
+    # finding's line was read one line too early, its column and fingerprint taken from the wrong text
+    body = 'name = "é"\n\x0c\ndef f(é, x=[]):\n    return x\n'
+    res = analyze(tmp_path / "ff", {"a.py": body})
+    plain = analyze(tmp_path / "nl", {"a.py": body.replace("\x0c", "")})
+    (b006,) = [f for f in res.findings if f.code == "B006"]
+    assert b006.line == 3
+    sarif, sarif_plain = (json.loads(FORMATS["sarif"](r, root=tmp_path / d)) for r, d in ((res, "ff"), (plain, "nl")))
+    (hit,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "B006"]
+    (hit_plain,) = [r for r in sarif_plain["runs"][0]["results"] if r["ruleId"] == "B006"]
+    assert hit["locations"][0]["physicalLocation"]["region"]["startColumn"] == 12  # character, not byte
+    assert hit["partialFingerprints"] == hit_plain["partialFingerprints"]
