@@ -55,9 +55,8 @@ def run_suite(plan: SuitePlan, progress=None, corpus=None, checkpoint=None, clie
     if corpus is None and not quick:
         corpus = arc_corpus()
         cases = selected(plan, corpus)
-    with contextlib.ExitStack() as stack:
-        # N GPUs at once: one process per GPU for the whole suite, each case timed on 1 and on all of them
-        workers = stack.enter_context(DeviceWorkers(plan.gpus, "cuda", corpus)) if plan.gpus > 1 else None
+    # N GPUs at once: one process per GPU for the whole suite, each case timed on 1 and on all of them
+    with DeviceWorkers(plan.gpus, "cuda", corpus) if plan.gpus > 1 else contextlib.nullcontext() as workers:
         for case in cases:
             cpu_sizes = [case.quick_batch] if quick else cpu_sizes_for(case)
             loops = 0 if case.group == "analyze" else min(32, case.quick_batch * 4)

@@ -131,10 +131,10 @@ def _equal_run(xp, prefix, ipw, x, y, limit, sign: int):
 
 
 def extend(xp, prefix, ipw, b_start, b_end, a_start, a_end, b0, b1, a0, a1):
-    """Each segment grown along its diagonal both ways for as long as the keys stay equal, inside both files,
-    then one row per distinct result (`*_start`, `*_end`: each segment's files' node ranges). A window pairs with only two others of its hash, so where a piece of a
-    long copy also occurs elsewhere its windows pair there, and the copy falls apart in pieces: grown, the
-    pieces of one diagonal are the whole copy again."""
+    """Each segment grown along its diagonal both ways for as long as the keys stay equal, inside both files
+    (`*_start`, `*_end`: each segment's files' node ranges), then one row per distinct result. A window pairs
+    with only two others of its hash, so where a piece of a long copy also occurs elsewhere its windows pair
+    there, and the copy falls apart in pieces: grown, the pieces of one diagonal are the whole copy again."""
     if len(b0) == 0:
         return b0, b1, a0, a1
     back = _equal_run(xp, prefix, ipw, b0, a0, xp.minimum(b0 - b_start, a0 - a_start), -1)

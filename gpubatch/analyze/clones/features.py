@@ -4,8 +4,8 @@
 and renamed); `exact` keeps them too (equal exact keys: a type-1 copy). Imports, docstrings (and every other
 statement that is a lone string), def and class signatures and nodes without a position are left out, as
 pylint's similarity checker leaves out imports, docstrings, signatures and comments (comments are not in the
-tree at all). Computed for a whole batch
-of files at once from the node table the parser and its cache already hold.
+tree at all). Computed for a whole batch of files at once from the node table the parser and its cache
+already hold.
 """
 from __future__ import annotations
 
