@@ -18,7 +18,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..engine.procs import close_pool, start_forkserver, worker_pool
+from ..engine.procs import close_pool, end_processes, start_forkserver, worker_pool
 
 
 def _pool(size: int, preload: str, first: bool):
@@ -32,6 +32,7 @@ class _Successor:
     its workers (a fork server's fork each, off the thread that takes in results). `ready` is set after."""
 
     def __init__(self, old, size: int, preload: str) -> None:
+        self.old = old
         self.pool = None
         self.ready = threading.Event()
         threading.Thread(target=self._run, args=(old, size, preload), daemon=True,
@@ -99,11 +100,17 @@ class Parsers:
 
     def close(self, failed: bool) -> None:
         """End every pool: after a clean run, once their work is done; after a failure, at once. A pool being
-        made when the run failed is ended too (the old one's end lets it finish)."""
+        replaced is shut down by its successor's thread, so that thread is waited for first (after a failure, the
+        old workers are ended so it need not wait for their work): two shutdowns of one pool at once both close
+        its result pipe, and the second fails (EBADF)."""
+        for nxt in self.next:
+            if nxt is None:
+                continue
+            if failed:
+                end_processes(list((getattr(nxt.old, "_processes", None) or {}).values()))
+            nxt.ready.wait()
+            if nxt.pool is not None:
+                self.made.append(nxt.pool)
+        self.next = [None] * len(self.next)
         for pool in self.made:
             close_pool(pool, failed)
-        for nxt in self.next:
-            if nxt is not None:
-                nxt.ready.wait()
-                if nxt.pool is not None:
-                    close_pool(nxt.pool, failed)
