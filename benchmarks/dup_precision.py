@@ -3,8 +3,10 @@ tokenized independently of gpubatch and compared with the group's first copy.
 
 usage: python benchmarks/dup_precision.py OURS.json [--sample 100] [--seed 0] [--out F.json]
 
-Tokens are normalised as a clone detector's type-2 view: names become ID, numbers and strings LIT; comments,
-layout tokens and lone string statements (docstrings) are dropped; keywords and operators stay. A group is
+Each file is tokenized whole and its tokens normalised as a clone detector's type-2 view: names become ID,
+numbers and strings LIT (a string over several lines also gives its further lines' stripped text, one token a
+line); comments, layout tokens and statements of strings alone (docstrings) are dropped; keywords and operators
+stay. A group is
 real when every copy's stream matches the first copy's with a difflib ratio of at least --min-ratio (0.8, the
 default `min_similarity`).
 """
@@ -12,45 +14,53 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import io
+import functools
 import json
 import keyword
 import random
 import tokenize
 
-_SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING,
-         tokenize.ENDMARKER}
+_LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING,
+           tokenize.ENDMARKER}
+
+
+@functools.lru_cache(maxsize=64)
+def file_tokens(path: str) -> tuple[tuple[int, str], ...]:
+    """A whole file's normalised tokens with their first lines. The file is tokenized whole, so a range that
+    starts inside a bracket or a block reads as it does in the file; a statement of strings alone (a docstring)
+    is dropped; a string over several lines gives LIT, then one token per further line, its text stripped (a
+    copied block of text is as long as it looks, and must match in its words)."""
+    with open(path, "rb") as fh:  # a missing file is an error, not an empty match
+        tokens = list(tokenize.tokenize(fh.readline))
+    out: list[tuple[int, str]] = []
+    statement: list[tuple[int, str]] = []
+    only_strings = True
+    for tok in tokens:
+        if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            if not only_strings:
+                out.extend(statement)
+            statement, only_strings = [], True
+            continue
+        if tok.type in _LAYOUT:
+            continue
+        if tok.type == tokenize.STRING:
+            statement.append((tok.start[0], "LIT"))
+            for k, text in enumerate(tok.string.split("\n")[1:]):
+                statement.append((tok.start[0] + 1 + k, "TXT " + text.strip()))
+            continue
+        only_strings = False
+        if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
+            statement.append((tok.start[0], "ID"))
+        elif tok.type == tokenize.NUMBER:
+            statement.append((tok.start[0], "LIT"))
+        else:
+            statement.append((tok.start[0], tok.string))
+    return tuple(out)
 
 
 def stream(path: str, line: int, end: int) -> list[str]:
-    try:
-        lines = open(path, encoding="utf-8", errors="replace").read().splitlines(keepends=True)[line - 1:end]
-    except OSError:
-        return []
-    text = "".join(lines)
-    indent = min((len(s) - len(s.lstrip()) for s in lines if s.strip()), default=0)
-    text = "".join(s[indent:] if len(s) >= indent else s.lstrip() for s in lines)
-    out: list[str] = []
-    start_of_statement = True
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-                start_of_statement = True
-            if tok.type in _SKIP:
-                continue
-            if tok.type == tokenize.STRING and start_of_statement:
-                start_of_statement = False
-                continue  # a lone string statement (docstring) or the first string of a statement: dropped
-            start_of_statement = False
-            if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
-                out.append("ID")
-            elif tok.type in (tokenize.NUMBER, tokenize.STRING):
-                out.append("LIT")
-            else:
-                out.append(tok.string)
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass  # a range that ends inside a bracket: the tokens so far
-    return out
+    """The normalised tokens on lines `line`..`end` of `path` (a string's further lines by their own line)."""
+    return [t for ln, t in file_tokens(path) if line <= ln <= end]
 
 
 def main() -> None:
