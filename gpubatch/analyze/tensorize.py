@@ -44,7 +44,7 @@ OP_VALUES = 1 << 16
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 R_EXEMPT_DEFAULT = 6  # the default of a parameter annotated with an immutable type: neither B006 nor B008
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
-VERSION = "13"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
+VERSION = "14"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
 
 
 def qhash(name: str) -> int:
@@ -131,7 +131,7 @@ _NOT_NODES = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "asname", "modu
                         "conversion", "type_comment", "kind", "tag"})
 _POS, _SPECIAL_T, _DEF_T, _CONTEXT_T = 1, 2, 4, 8
 _NAME, _CONST = ast.Name, ast.Constant
-_NAME_KIND, _CONST_KIND = KIND["Name"], KIND["Constant"]
+_NAME_KIND, _CONST_KIND, _FSTR_KIND = KIND["Name"], KIND["Constant"], KIND["JoinedStr"]
 _INFO: dict[type, tuple[int, tuple[str, ...], int]] = {}
 _OP = {t: i + 1 for i, t in enumerate(sorted((s for b in (ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
                                               for s in b.__subclasses__()), key=lambda t: t.__name__))}
@@ -539,9 +539,10 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
-    """A hash of each source line inside a string constant over several lines (a text block, a table of
-    implicitly joined literals): clone detection compares such strings line by line, as they read."""
-    multi = (arr[:, 0] == _CONST_KIND) & (arr[:, 11] & F_STR != 0) & (arr[:, 4] > arr[:, 2])
+    """A hash of each source line inside a string constant or f-string over several lines (a text block, a
+    table of implicitly joined literals): clone detection compares such strings line by line, as they read."""
+    strings = ((arr[:, 0] == _CONST_KIND) & (arr[:, 11] & F_STR != 0)) | (arr[:, 0] == _FSTR_KIND)
+    multi = strings & (arr[:, 4] > arr[:, 2])
     if not multi.any():
         return {}
     lines = _NEWLINE.split(text)

@@ -62,17 +62,25 @@ class Features:
         return cls(k[:n], k[n:], lines[:n], lines[n:2 * n], lines[2 * n:])
 
 
+def below(root: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """Mask of every node under a node of the mask `root` (not the roots themselves): one array pass per level
+    of the deepest such subtree."""
+    up = np.maximum(parent, 0)
+    under = (parent >= 0) & root[up]
+    while True:
+        grown = under | (under[up] & (parent >= 0))
+        if np.array_equal(grown, under):
+            return under
+        under = grown
+
+
 def signature_nodes(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
     """Mask of the nodes of def and class headers: decorators, parameters with their defaults and annotations,
     return annotations, bases and keywords (every child of a def or class that is not a statement, and all
-    below it). A few array passes, one per level of the deepest header expression."""
+    below it)."""
     up = np.maximum(parent, 0)
     head = (parent >= 0) & np.isin(kind[up], _DEFS) & ~np.isin(kind, _STMTS)
-    while True:
-        grown = head | (head[up] & (parent >= 0))
-        if np.array_equal(grown, head):
-            return head
-        head = grown
+    return head | below(head, parent)
 
 
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
@@ -103,14 +111,20 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     shape = mix(kind.astype(np.uint64) * np.uint64(1 << 20) + op)
     exact = mix(shape ^ val)
     end = np.maximum(nodes["end_line"], line)
+    # an f-string over several lines is text, compared line by line as it reads, placeholders included; its
+    # parts are left out (before Python 3.12 each of them spans the whole f-string, and the names of its
+    # placeholders, one a line, would read as a run of copies of itself)
+    in_text = below((kind == KIND["JoinedStr"]) & (end > line), parent)
+    keep &= ~in_text
     last = np.where(np.isin(kind, _LEAVES), end, line)
+    text = ((kind == KIND["Constant"]) & (flags & F_STR != 0)) | (kind == KIND["JoinedStr"])
     idx = np.flatnonzero(keep)
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
     idx = idx[np.lexsort((idx, nodes["col"][idx], line[idx], nodes["file"][idx]))]
-    # a string over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
+    # a string (or f-string) over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
     # is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by that line's text
-    n_lines = np.where((kind[idx] == KIND["Constant"]) & (flags[idx] & F_STR != 0), end[idx] - line[idx] + 1, 1)
+    n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
     spread = 1 + (n_lines - 1) * TEXT_WEIGHT
     idx = np.repeat(idx, spread)
     step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)

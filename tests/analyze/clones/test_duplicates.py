@@ -197,3 +197,12 @@ def test_a_large_group_names_at_most_ten_other_copies_per_finding(tmp_path):
     assert len(g.members) == 14 and len(res.findings) == 14
     assert {len(f.related) for f in res.findings} == {10}
     assert "and 10 more" in res.findings[0].message  # the message shows 3 and counts the rest
+
+
+def test_an_f_string_block_is_compared_line_by_line_and_ends_where_it_ends(tmp_path):
+    text = "".join(f'            f"step {i}: {{name}} moved to {{place}} ({i} of {{count}})\\n"\n' for i in range(12))
+    a = f"def report(name, place, count):\n    return (\n{text}    )\n\n\nDONE = 1\n"
+    b = f"class Log:\n    def write(self, name, place, count):\n        out = (\n{text}        )\n" \
+        "        self.lines.append(out)\n"
+    (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates
+    assert g.kind_name == "exact" and places(g) == [("a.py", 3, 14), ("b.py", 4, 15)]
