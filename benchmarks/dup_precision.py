@@ -5,8 +5,8 @@ usage: python benchmarks/dup_precision.py OURS.json [--sample 100] [--seed 0] [-
 
 Each file is tokenized whole and its tokens normalised as a clone detector's type-2 view: names become ID,
 numbers and strings LIT (a string over several lines also gives its further lines' stripped text, one token a
-line); comments, layout tokens and statements of strings alone (docstrings) are dropped; keywords and operators
-stay. A group is
+line); comments and layout tokens are dropped, and so is what the detector's defaults leave out (docstrings,
+imports, decorators, def and class headers but for one token `def` or `class`); keywords and operators stay. A group is
 real when every copy's stream matches the first copy's with a difflib ratio of at least --min-ratio (0.8, the
 default `min_similarity`).
 """
@@ -24,37 +24,50 @@ _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tok
            tokenize.ENDMARKER}
 
 
-@functools.lru_cache(maxsize=64)
+def _normalised(tok) -> list[tuple[int, str]]:
+    if tok.type == tokenize.STRING:  # LIT, then a token for each further line, by its text
+        return [(tok.start[0], "LIT")] + [(tok.start[0] + 1 + k, "TXT " + text.strip())
+                                          for k, text in enumerate(tok.string.split("\n")[1:])]
+    if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
+        return [(tok.start[0], "ID")]
+    return [(tok.start[0], "LIT" if tok.type == tokenize.NUMBER else tok.string)]
+
+
+def _statement(toks: list) -> list[tuple[int, str]]:
+    """One logical line's normalised tokens, with what the detector's defaults leave out left out here too:
+    a statement of strings alone (a docstring), an import, a decorator, a def or class header (its name,
+    parameters and bases: one token `def` or `class` stays)."""
+    if not toks or all(t.type == tokenize.STRING for t in toks) or toks[0].string in ("import", "from", "@"):
+        return []
+    words = [t.string for t in toks[:2]]
+    head = "def" if words[0] == "def" or words == ["async", "def"] else "class" if words[0] == "class" else None
+    out: list[tuple[int, str]] = []
+    if head:
+        depth, k = 0, 0
+        while k < len(toks) and not (toks[k].string == ":" and depth == 0):
+            depth += (toks[k].string in "([{") - (toks[k].string in ")]}") if toks[k].type == tokenize.OP else 0
+            k += 1
+        out.append((toks[0].start[0], head))
+        toks = toks[k + 1:]
+    for tok in toks:
+        out.extend(_normalised(tok))
+    return out
+
+
+@functools.lru_cache(maxsize=256)
 def file_tokens(path: str) -> tuple[tuple[int, str], ...]:
     """A whole file's normalised tokens with their first lines. The file is tokenized whole, so a range that
-    starts inside a bracket or a block reads as it does in the file; a statement of strings alone (a docstring)
-    is dropped; a string over several lines gives LIT, then one token per further line, its text stripped (a
-    copied block of text is as long as it looks, and must match in its words)."""
+    starts inside a bracket or a block reads as it does in the file."""
     with open(path, "rb") as fh:  # a missing file is an error, not an empty match
         tokens = list(tokenize.tokenize(fh.readline))
     out: list[tuple[int, str]] = []
-    statement: list[tuple[int, str]] = []
-    only_strings = True
+    statement: list = []
     for tok in tokens:
         if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
-            if not only_strings:
-                out.extend(statement)
-            statement, only_strings = [], True
-            continue
-        if tok.type in _LAYOUT:
-            continue
-        if tok.type == tokenize.STRING:
-            statement.append((tok.start[0], "LIT"))
-            for k, text in enumerate(tok.string.split("\n")[1:]):
-                statement.append((tok.start[0] + 1 + k, "TXT " + text.strip()))
-            continue
-        only_strings = False
-        if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
-            statement.append((tok.start[0], "ID"))
-        elif tok.type == tokenize.NUMBER:
-            statement.append((tok.start[0], "LIT"))
-        else:
-            statement.append((tok.start[0], tok.string))
+            out.extend(_statement(statement))
+            statement = []
+        elif tok.type not in _LAYOUT:
+            statement.append(tok)
     return tuple(out)
 
 
