@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .detect import Segments
+from .places import find_places, near
 
 KIND_NAMES = {1: "exact", 2: "renamed", 3: "near-miss"}
 _BIG = np.iinfo(np.int64).max
@@ -67,42 +68,27 @@ def components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         label = new
 
 
-def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int) -> list[CloneGroup]:
-    """Segments long enough in lines on both sides, joined into groups: a segment joins its two places, and
-    places in one file that overlap by at least half of the longer are one copy (a looser rule would chain
-    neighbouring copies of boilerplate into one group spanning whole files). Each group lists its copies in
-    discovery order; its kind is the least exact of its segments, its similarity the lowest."""
-    if not len(seg):
+def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int,
+                 exact: np.ndarray) -> list[CloneGroup]:
+    """Segments long enough in lines on both sides, joined into groups: their places and the edges between
+    them (`places.py`), and places in one file that overlap by at least `SAME_COPY` of the longer as one copy.
+    Each group lists its copies in discovery order; its kind is the least exact of its edges, its similarity
+    the lowest; a group whose copies an at least as exact group holds is left out (`covering`)."""
+    pl = find_places(seg, lines, min_lines, exact)
+    if pl is None:
         return []
-    bl0, bl1 = lines.first[seg.b0], lines.last[seg.b1 - 1]
-    al0, al1 = lines.first[seg.a0], lines.last[seg.a1 - 1]
-    idx = np.flatnonzero((bl1 - bl0 + 1 >= min_lines) & (al1 - al0 + 1 >= min_lines))
-    if not len(idx):
-        return []
-    s = len(idx)
-    n0 = np.concatenate([seg.b0[idx], seg.a0[idx]])  # places: the copies, then the originals
-    n1 = np.concatenate([seg.b1[idx], seg.a1[idx]])
-    l0, l1 = np.concatenate([bl0[idx], al0[idx]]), np.concatenate([bl1[idx], al1[idx]])
-    order = np.argsort(n0, kind="stable")  # global node order is file order
-    o0, o1 = n0[order], n1[order]
-    reach = np.maximum.accumulate(o1)  # the furthest end of the places before, to find overlaps in one pass
-    lead = np.maximum.accumulate(np.where(o1 == reach, np.arange(len(o1)), 0))  # the place reaching furthest
-    overlap = np.minimum(reach[:-1], o1[1:]) - o0[1:]
-    longer = np.maximum(o1[1:] - o0[1:], o1[lead[:-1]] - o0[lead[:-1]])
-    same_file = lines.file_of[o0[1:]] == lines.file_of[o0[lead[:-1]]]
-    near = same_file & (2 * overlap >= longer)
-    left = np.concatenate([np.arange(s), order[1:][near]])
-    right = np.concatenate([np.arange(s) + s, order[lead[:-1]][near]])
-    comp = components(2 * s, left, right)
-    kind = np.where(seg.gaps[idx] > 0, 3, np.where(seg.renamed[idx] > 0, 2, 1))
-    sim = seg.matched[idx] / np.maximum(seg.b1[idx] - seg.b0[idx], seg.a1[idx] - seg.a0[idx])
-    seg_comp = comp[:s]
-    g_kind = np.zeros(2 * s, np.int64)
-    np.maximum.at(g_kind, seg_comp, kind)
-    g_sim = np.ones(2 * s)
-    np.minimum.at(g_sim, seg_comp, sim)
+    n0, n1 = pl.n0, pl.n1
+    near_a, near_b = near(n0, n1, lines.file_of)
+    n = len(n0)
+    comp = components(n, np.concatenate([pl.left, near_a]), np.concatenate([pl.right, near_b]))
+    e_comp = comp[pl.left]
+    g_kind = np.zeros(n, np.int64)
+    np.maximum.at(g_kind, e_comp, pl.kind)
+    g_sim = np.ones(n)
+    np.minimum.at(g_sim, e_comp, pl.sim)
+    l0, l1 = lines.first[n0], lines.last[n1 - 1]
     # copies: the places that the overlap rule alone joins (one stretch of one file), as their union
-    copy = components(2 * s, order[1:][near], order[lead[:-1]][near])
+    copy = components(n, near_a, near_b)
     by = np.lexsort((n0, copy, comp))
     c, cp, p0, p1, q0, q1 = comp[by], copy[by], n0[by], n1[by], l0[by], l1[by]
     new_member = np.concatenate([[True], (c[1:] != c[:-1]) | (cp[1:] != cp[:-1])])
@@ -126,5 +112,25 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int) 
             members.setdefault((m.path, m.line, m.end_line), m)
         if len(members) > 1:
             groups.append(CloneGroup(int(g_kind[g]), round(float(g_sim[g]), 3), tuple(members.values())))
-    groups.sort(key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))
-    return groups
+    return covering(groups)
+
+
+def covering(groups: list[CloneGroup]) -> list[CloneGroup]:
+    """The groups, in order of their first copy, without any whose copies are all copies of another group that
+    is at least as exact (it would say nothing more)."""
+    def places(g: CloneGroup) -> frozenset:
+        return frozenset((m.path, m.line, m.end_line) for m in g.members)
+
+    groups = sorted(groups, key=lambda g: (-len(g.members), g.kind))
+    holding: dict[tuple, list[int]] = {}  # a copy -> the groups kept so far that hold it
+    kept: list[CloneGroup] = []
+    for g in groups:
+        mine = places(g)
+        first = min(mine)
+        if any(kept[k].kind <= g.kind and mine <= places(kept[k]) for k in holding.get(first, ())):
+            continue
+        for place in mine:
+            holding.setdefault(place, []).append(len(kept))
+        kept.append(g)
+    kept.sort(key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))
+    return kept

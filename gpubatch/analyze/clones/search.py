@@ -44,4 +44,4 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
         parts.append(chain(b0, b1, a0, a1, renamed, file_of[b0], file_of[a0], settings.max_gap,
                            settings.min_similarity, width))
     seg = Segments(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Segments)))
-    return build_groups(seg, line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines)
+    return build_groups(seg, line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines, cat["exact"])

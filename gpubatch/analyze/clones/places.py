@@ -1,0 +1,134 @@
+"""The places of clone groups: each matched segment's two node ranges, joined by an edge, plus the places that
+a piece of a longer copy has in that copy's copies. Host code over a few arrays (one row per place), no loop
+over places.
+
+Two places of one file are one copy only when they nearly coincide (`SAME_COPY`): a looser rule chains copies
+of different extents into one group (a piece of a function with the copies of the whole function, whose members
+then differ). With it, a piece found only against the original of a longer copy would miss that copy's other
+places, so those are carried over (`_project`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .detect import Segments
+
+SAME_COPY = 0.8  # places of one file that overlap by this share of the longer are one copy
+PROJECTIONS = 2  # rounds of carrying a piece of a copy over to that copy's copies
+
+
+@dataclass(frozen=True)
+class Places:
+    """Node ranges [n0, n1) of places and the edges (left, right) that make two places copies, each edge with
+    the kind (1 exact, 2 renamed, 3 near-miss) and similarity of the copy it stands for."""
+
+    n0: np.ndarray
+    n1: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    kind: np.ndarray
+    sim: np.ndarray
+
+
+def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
+    """The segments not inside another of the same two files on both sides (the renamed copy that holds a
+    verbatim one, a piece matched again within a longer copy): kept, each would be a group of its own part
+    of one copy. One sort; each segment is checked against the one before it that reaches furthest."""
+    if len(seg) < 2:
+        return seg
+    fb, fa = file_of[seg.b0], file_of[seg.a0]
+    order = np.lexsort((-seg.b1, seg.b0, fa, fb))
+    b1, a0, a1 = seg.b1[order], seg.a0[order], seg.a1[order]
+    new_pair = np.concatenate([[True], (fb[order][1:] != fb[order][:-1]) | (fa[order][1:] != fa[order][:-1])])
+    gid = np.cumsum(new_pair) - 1
+    off = gid.astype(np.int64) * (int(b1.max()) + 1)
+    reach = np.maximum.accumulate(off + b1)
+    lead = np.maximum.accumulate(np.where(off + b1 == reach, np.arange(len(b1)), 0))
+    t = lead[:-1]  # the furthest-reaching segment before each one (from b0 order, it starts no later)
+    inside = ~new_pair[1:] & (gid[t] == gid[1:]) & (b1[t] >= b1[1:]) & (a0[t] <= a0[1:]) & (a1[1:] <= a1[t])
+    keep = np.ones(len(seg), bool)
+    keep[order[1:][inside]] = False
+    return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
+
+
+def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edges between places of one file that overlap by at least `SAME_COPY` of the longer: one copy. One
+    sort; each place is checked against the one before it that reaches furthest."""
+    order = np.argsort(n0, kind="stable")  # global node order is file order
+    o0, o1 = n0[order], n1[order]
+    reach = np.maximum.accumulate(o1)
+    lead = np.maximum.accumulate(np.where(o1 == reach, np.arange(len(o1)), 0))
+    overlap = np.minimum(reach[:-1], o1[1:]) - o0[1:]
+    longer = np.maximum(o1[1:] - o0[1:], o1[lead[:-1]] - o0[lead[:-1]])
+    same_file = file_of[o0[1:]] == file_of[o0[lead[:-1]]]
+    near = same_file & (overlap >= SAME_COPY * longer)
+    return order[1:][near], order[lead[:-1]][near]
+
+
+def _project(n0, n1, partner, seg_of, plain):
+    """Places of copies of a piece of a longer copy: a place inside another, longer place of another segment
+    whose two places align node for node (`plain`) is carried over to that place's partner, at the same
+    offset. Returns (new n0, new n1, the inner places, the segments carried through)."""
+    order = np.lexsort((-n1, n0))
+    o1 = n1[order]
+    reach = np.maximum.accumulate(o1)
+    lead = np.maximum.accumulate(np.where(o1 == reach, np.arange(len(o1)), 0))
+    p, q = order[1:], order[lead[:-1]]  # each place, and the one before it (no later start) reaching furthest
+    through = seg_of[q]
+    inside = (n1[q] >= n1[p]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q])) & (through >= 0)
+    inside &= (seg_of[p] != through) & plain[np.maximum(through, 0)]
+    p, q, through = p[inside], q[inside], through[inside]
+    shift = n0[partner[q]] - n0[q]
+    return n0[p] + shift, n1[p] + shift, p, through
+
+
+def same_keys(key: np.ndarray, x0: np.ndarray, y0: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Per pair of ranges [x0, x0 + length) and [y0, y0 + length): whether their keys are all equal (one gather
+    over all pairs at once)."""
+    total = int(length.sum())
+    if not total:
+        return np.ones(len(x0), bool)
+    offs = np.arange(total) - np.repeat(np.cumsum(length) - length, length)
+    differ = key[np.repeat(x0, length) + offs] != key[np.repeat(y0, length) + offs]
+    return np.bincount(np.repeat(np.arange(len(x0)), length), weights=differ, minlength=len(x0)) == 0
+
+
+def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Places | None:
+    """Places of the segments at least `min_lines` long on both sides (the copies, then the originals), one
+    edge a segment, then `PROJECTIONS` rounds of pieces carried over; a carried piece is exact when its nodes'
+    exact keys are all equal, else as exact as the copy it went through. None when no segment is long enough."""
+    seg = drop_nested(seg, lines.file_of)
+    if not len(seg):
+        return None
+    bl0, bl1 = lines.first[seg.b0], lines.last[seg.b1 - 1]
+    al0, al1 = lines.first[seg.a0], lines.last[seg.a1 - 1]
+    idx = np.flatnonzero((bl1 - bl0 + 1 >= min_lines) & (al1 - al0 + 1 >= min_lines))
+    if not len(idx):
+        return None
+    s = len(idx)
+    n0 = np.concatenate([seg.b0[idx], seg.a0[idx]])
+    n1 = np.concatenate([seg.b1[idx], seg.a1[idx]])
+    kind = np.where(seg.gaps[idx] > 0, 3, np.where(seg.renamed[idx] > 0, 2, 1))
+    sim = seg.matched[idx] / np.maximum(seg.b1[idx] - seg.b0[idx], seg.a1[idx] - seg.a0[idx])
+    left, right, e_kind, e_sim = np.arange(s), np.arange(s) + s, kind, sim
+    partner = np.concatenate([np.arange(s) + s, np.arange(s)])
+    seg_of = np.concatenate([np.arange(s), np.arange(s)])  # -1 for a carried place: it is no copy's side
+    plain = (seg.gaps[idx] == 0) & (seg.b1[idx] - seg.b0[idx] == seg.a1[idx] - seg.a0[idx])
+    new = np.arange(2 * s)
+    for _ in range(PROJECTIONS):
+        p0, p1, src, through = _project(n0, n1, partner, seg_of, plain)
+        fresh = np.isin(src, new)  # each round carries only the places the last one made
+        p0, p1, src, through = p0[fresh], p1[fresh], src[fresh], through[fresh]
+        if not len(p0):
+            break
+        new = np.arange(len(n0), len(n0) + len(p0))
+        verbatim = same_keys(exact, n0[src], p0, p1 - p0)
+        n0, n1 = np.concatenate([n0, p0]), np.concatenate([n1, p1])
+        partner = np.concatenate([partner, np.full(len(p0), -1)])
+        seg_of = np.concatenate([seg_of, np.full(len(p0), -1)])
+        e_kind = np.concatenate([e_kind, np.where(verbatim, 1, kind[through])])
+        e_sim = np.concatenate([e_sim, sim[through]])
+        left, right = np.concatenate([left, src]), np.concatenate([right, new])
+    return Places(n0, n1, left, right, e_kind, e_sim)

@@ -1,0 +1,67 @@
+"""Places of clone groups: a group's copies have one extent (a piece of a function is not a member beside the
+function's whole copies), a piece is found in every copy of the whole, nested and repeated groups are left out."""
+import numpy as np
+
+from gpubatch.analyze.clones.detect import Segments
+from gpubatch.analyze.clones.groups import CloneGroup, Member, covering
+from gpubatch.analyze.clones.places import drop_nested, same_keys
+
+from .test_duplicates import places, run
+
+HEAD = """    total = 0
+    for item in items:
+        if item.weight > limit:
+            total += item.weight * 2
+        else:
+            total -= item.weight
+"""
+PIECE = """    names = sorted(x.name for x in items if x.visible)
+    report = {"names": names, "count": len(names), "first": names[0] if names else None}
+    log.info("report %s with %d names", report["first"], report["count"])
+"""
+TAIL = """    while total > 100:
+        total = total // 3 + len(items)
+        if total % 7 == 0:
+            break
+    return total, report
+"""
+WHOLE = "def build(items, limit, log):\n" + HEAD + PIECE + TAIL
+
+
+def test_a_piece_is_a_group_of_its_own_found_in_every_copy_of_the_whole(tmp_path):
+    files = {"a.py": WHOLE, "b.py": "def other(items, log):\n    print(len(items))\n" + PIECE + "    return report\n",
+             "c.py": "import os\n\n\n" + WHOLE.replace("build", "make"), "d.py": "\n" + WHOLE.replace("build", "third")}
+    whole, piece = run(tmp_path, files).duplicates
+    assert places(whole) == [("a.py", 1, 15), ("c.py", 4, 18), ("d.py", 2, 16)]
+    # d's copy of the piece lies inside its copy of the whole, matched against a.py as a whole: carried over
+    assert places(piece) == [("a.py", 7, 10), ("b.py", 2, 5), ("c.py", 10, 13), ("d.py", 8, 11)]
+
+
+def test_a_segment_inside_another_of_the_same_two_files_is_dropped():
+    seg = Segments(*(np.asarray(x, np.int64) for x in (
+        [100, 104, 100, 130], [140, 120, 140, 150], [0, 4, 0, 60], [40, 20, 40, 80], [40, 16, 40, 20],
+        [3, 0, 0, 0], [0, 0, 0, 0])))
+    file_of = np.repeat([0, 1], 100)
+    kept = drop_nested(seg, file_of)
+    # the second lies inside the first on both sides; the third repeats it; the fourth is elsewhere
+    assert kept.b0.tolist() == [100, 130] and kept.renamed.tolist() == [3, 0]
+
+
+def test_same_keys_compares_every_pair_of_ranges_at_once():
+    key = np.asarray([1, 2, 3, 1, 2, 4, 1, 2, 3], np.uint64)
+    same = same_keys(key, np.asarray([0, 0, 0, 2]), np.asarray([6, 3, 3, 2]), np.asarray([3, 3, 2, 0]))
+    assert same.tolist() == [True, False, True, True]
+
+
+def _group(kind, *spans):
+    return CloneGroup(kind, 1.0, tuple(Member(p, a, b, 20) for p, a, b in spans))
+
+
+def test_a_group_held_by_an_at_least_as_exact_one_is_left_out():
+    big = _group(2, ("a.py", 1, 9), ("b.py", 1, 9), ("c.py", 5, 13))
+    groups = [big, _group(2, ("a.py", 1, 9), ("c.py", 5, 13)), _group(1, ("a.py", 1, 9), ("b.py", 1, 9)),
+              _group(3, ("b.py", 1, 9), ("c.py", 5, 13)), _group(2, ("a.py", 1, 9), ("d.py", 1, 9)), big]
+    kept = covering(groups)
+    # the renamed pair and the near-miss pair say nothing more; the exact pair is more exact; d.py is new
+    assert [(g.kind, [m.path for m in g.members]) for g in kept] == [
+        (2, ["a.py", "b.py", "c.py"]), (1, ["a.py", "b.py"]), (2, ["a.py", "d.py"])]
