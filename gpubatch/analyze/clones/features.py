@@ -83,6 +83,22 @@ def signature_nodes(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
     return head | below(head, parent)
 
 
+def header_first_line(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, head: np.ndarray) -> np.ndarray:
+    """Each node's first line, but for a def or class the first line of its header (`head`: the nodes of def
+    and class headers), where its decorators start: one array pass per level of the deepest header."""
+    up = np.maximum(parent, 0)
+    owner = np.where(head & (parent >= 0) & np.isin(kind[up], _DEFS), up, -1)
+    while True:
+        grown = np.where(head & (owner < 0) & (parent >= 0), owner[up], owner)
+        if np.array_equal(grown, owner):
+            break
+        owner = grown
+    first = line.copy()
+    has = owner >= 0
+    np.minimum.at(first, owner[has], line[has])
+    return first
+
+
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
                    quiet: list | None = None, string_lines: list | None = None,
                    ignore_signatures: bool = True) -> list[Features]:
@@ -92,8 +108,11 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     code copied under another signature (a method made a function, sync made async) still reads as a copy."""
     kind, line, flags, parent = nodes["kind"], nodes["line"], nodes["flags"], nodes["parent"]
     keep = line > 0
+    start = line  # where a node starts for its copy: a def or class left without its header, at its decorators
     if ignore_signatures:
-        keep &= ~signature_nodes(kind, parent)
+        head = signature_nodes(kind, parent)
+        keep &= ~head
+        start = header_first_line(kind, parent, line, head & (line > 0))
     if ignore_imports:
         keep &= ~np.isin(kind, _IMPORTS)
     if ignore_docstrings:
@@ -121,7 +140,7 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     idx = np.flatnonzero(keep)
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
-    idx = idx[np.lexsort((idx, nodes["col"][idx], line[idx], nodes["file"][idx]))]
+    idx = idx[np.lexsort((idx, nodes["col"][idx], start[idx], nodes["file"][idx]))]
     # a string (or f-string) over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
     # is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by that line's text
     n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
@@ -131,7 +150,7 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     sub = np.where(step > 0, (step - 1) % TEXT_WEIGHT, 0)
     in_string = n_lines.repeat(spread) > 1
     exact_k = mix(exact[idx] + step.astype(np.uint64))
-    line_k = (line[idx] + np.where(step > 0, 1 + (step - 1) // TEXT_WEIGHT, 0)).astype(np.int32)
+    line_k = (start[idx] + np.where(step > 0, 1 + (step - 1) // TEXT_WEIGHT, 0)).astype(np.int32)
     if string_lines and any(string_lines):  # each line of such a string keyed by its text, where it is known
         heads = np.flatnonzero(in_string & (sub == 0))
         file_k = nodes["file"][idx[heads]]
