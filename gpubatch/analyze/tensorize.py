@@ -549,6 +549,7 @@ def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
     out = {}
     for first, last in arr[multi][:, [2, 4]].tolist():
         for ln in range(first, min(last, len(lines)) + 1):
-            digest = hashlib.blake2b(lines[ln - 1].strip().encode("utf-8", "surrogatepass"), digest_size=8).digest()
+            row = " ".join(lines[ln - 1].split())  # runs of blanks are one: a table padded otherwise is the same
+            digest = hashlib.blake2b(row.encode("utf-8", "surrogatepass"), digest_size=8).digest()
             out[ln] = int.from_bytes(digest, "little", signed=True)
     return out

@@ -207,3 +207,11 @@ def test_an_f_string_block_is_compared_line_by_line_and_ends_where_it_ends(tmp_p
         "        self.lines.append(out)\n"
     (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates
     assert g.kind_name == "exact" and places(g) == [("a.py", 3, 14), ("b.py", 4, 15)]
+
+
+def test_a_table_of_literals_padded_otherwise_is_a_copy(tmp_path):
+    rows = [(f"'{chr(97 + i)}'", f"#  0x{97 + i:02X} -> LETTER {chr(65 + i)}") for i in range(8)]
+    a = "TABLE = (\n" + "".join(f"    {lit}   {note}\n" for lit, note in rows) + ")\n"
+    b = "TABLE = (\n" + "".join(f"    {lit}         {note}\n" for lit, note in rows) + ")\n"
+    (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # each line keyed by its text, blanks collapsed
+    assert g.kind_name == "exact" and places(g) == [("a.py", 1, 9), ("b.py", 1, 9)]
