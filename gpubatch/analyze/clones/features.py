@@ -17,7 +17,10 @@ import numpy as np
 from ..tensorize import F_STR, KIND, OP_VALUES
 
 _IMPORTS = np.asarray([KIND[k] for k in ("Import", "ImportFrom", "alias") if k in KIND], np.int64)
-_LEAVES = np.asarray([KIND[k] for k in ("Name", "Constant", "Attribute", "arg", "keyword") if k in KIND], np.int64)
+# nodes whose own text may end on a later line than it starts: an attribute, a parameter or a keyword argument
+# covers the expression under it, which follows it in source order, so its end would stretch the copy's range
+# over lines the copy does not hold (an attribute of a string over 25 lines)
+_LEAVES = np.asarray([KIND[k] for k in ("Name", "Constant") if k in KIND], np.int64)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 TEXT_WEIGHT = 4  # nodes per line of a multi-line string after its first: about a short line of code
 _DEFS = np.asarray([KIND[k] for k in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if k in KIND], np.int64)

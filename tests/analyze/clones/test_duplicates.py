@@ -215,3 +215,11 @@ def test_a_table_of_literals_padded_otherwise_is_a_copy(tmp_path):
     b = "TABLE = (\n" + "".join(f"    {lit}         {note}\n" for lit, note in rows) + ")\n"
     (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # each line keyed by its text, blanks collapsed
     assert g.kind_name == "exact" and places(g) == [("a.py", 1, 9), ("b.py", 1, 9)]
+
+
+def test_a_copy_inside_a_formatted_string_ends_where_the_copied_lines_end(tmp_path):
+    shared = "".join(f"    step {i}: move the block to {i * 3}\n" for i in range(6))
+    a = 'SCRIPT = """\n' + shared + "".join(f"    only here {i}\n" for i in range(20)) + '""".format(1)\n'
+    b = 'OTHER = """\n' + shared + '"""\n'
+    (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # not to line 28, where `.format` ends
+    assert places(g) == [("a.py", 1, 7), ("b.py", 1, 7)]
