@@ -44,7 +44,7 @@ OP_VALUES = 1 << 16
 R_DEFAULT, R_IN_DEFAULT, R_DEF_ARGS, R_LAMBDA_ARGS, R_LAMBDA_DEFAULT = 1, 2, 3, 4, 5
 R_EXEMPT_DEFAULT = 6  # the default of a parameter annotated with an immutable type: neither B006 nor B008
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
-VERSION = "15"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
+VERSION = "16"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
 
 
 def qhash(name: str) -> int:

@@ -102,6 +102,25 @@ def header_first_line(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, he
     return first
 
 
+def closing_lines(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Per node, the last line of any expression over several lines that it ends (its last node in the node
+    table's pre-order): a copy that holds an expression's last node holds its closing bracket's line too. The
+    last descendant is found by following last children, by pointer doubling (a few array passes)."""
+    n = len(parent)
+    child = np.flatnonzero(parent >= 0)
+    follow = np.arange(n)
+    np.maximum.at(follow, parent[child], child)
+    while True:
+        further = follow[follow]
+        if np.array_equal(further, follow):
+            break
+        follow = further
+    opened = ~np.isin(kind, _STMTS) & (end > line) & (follow != np.arange(n))
+    out = np.zeros(n, np.int64)
+    np.maximum.at(out, follow[opened], end[opened])
+    return out
+
+
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
                    quiet: list | None = None, string_lines: list | None = None,
                    ignore_signatures: bool = True) -> list[Features]:
@@ -138,7 +157,7 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     # placeholders, one a line, would read as a run of copies of itself)
     in_text = below((kind == KIND["JoinedStr"]) & (end > line), parent)
     keep &= ~in_text
-    last = np.where(np.isin(kind, _LEAVES), end, line)
+    last = np.maximum(np.where(np.isin(kind, _LEAVES), end, line), closing_lines(kind, parent, line, end))
     text = ((kind == KIND["Constant"]) & (flags & F_STR != 0)) | (kind == KIND["JoinedStr"])
     idx = np.flatnonzero(keep)
     # source order (line, column; a parent before the child that starts where it does), as a reader and a

@@ -223,3 +223,11 @@ def test_a_copy_inside_a_formatted_string_ends_where_the_copied_lines_end(tmp_pa
     b = 'OTHER = """\n' + shared + '"""\n'
     (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # not to line 28, where `.format` ends
     assert places(g) == [("a.py", 1, 7), ("b.py", 1, 7)]
+
+
+def test_a_copied_literal_ends_at_its_closing_bracket(tmp_path):
+    rows = "".join(f"    'key{i}': ('value {i}', {i}),\n" for i in range(8))
+    a = "TABLE = {\n" + rows + "}\n\n\ndef f():\n    return 1\n"
+    b = "OTHER = {\n" + rows + "}\nprint(OTHER)\n"
+    (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # the `}` line is part of the copy
+    assert places(g) == [("a.py", 1, 10), ("b.py", 1, 10)]
