@@ -32,6 +32,12 @@ class Places:
     sim: np.ndarray
 
 
+def furthest(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(reach, lead) over a sequence of ends: the furthest end so far, and the position that reached it."""
+    reach = np.maximum.accumulate(ends)
+    return reach, np.maximum.accumulate(np.where(ends == reach, np.arange(len(ends)), 0))
+
+
 def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
     """The segments not inside another of the same two files on both sides (the renamed copy that holds a
     verbatim one, a piece matched again within a longer copy): kept, each would be a group of its own part
@@ -44,9 +50,7 @@ def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
     new_pair = np.concatenate([[True], (fb[order][1:] != fb[order][:-1]) | (fa[order][1:] != fa[order][:-1])])
     gid = np.cumsum(new_pair) - 1
     off = gid.astype(np.int64) * (int(b1.max()) + 1)
-    reach = np.maximum.accumulate(off + b1)
-    lead = np.maximum.accumulate(np.where(off + b1 == reach, np.arange(len(b1)), 0))
-    t = lead[:-1]  # the furthest-reaching segment before each one (from b0 order, it starts no later)
+    t = furthest(off + b1)[1][:-1]  # the furthest-reaching segment before each one (from b0 order, it starts no later)
     inside = ~new_pair[1:] & (gid[t] == gid[1:]) & (b1[t] >= b1[1:]) & (a0[t] <= a0[1:]) & (a1[1:] <= a1[t])
     keep = np.ones(len(seg), bool)
     keep[order[1:][inside]] = False
@@ -58,8 +62,7 @@ def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarra
     sort; each place is checked against the one before it that reaches furthest."""
     order = np.argsort(n0, kind="stable")  # global node order is file order
     o0, o1 = n0[order], n1[order]
-    reach = np.maximum.accumulate(o1)
-    lead = np.maximum.accumulate(np.where(o1 == reach, np.arange(len(o1)), 0))
+    reach, lead = furthest(o1)
     overlap = np.minimum(reach[:-1], o1[1:]) - o0[1:]
     longer = np.maximum(o1[1:] - o0[1:], o1[lead[:-1]] - o0[lead[:-1]])
     same_file = file_of[o0[1:]] == file_of[o0[lead[:-1]]]
@@ -72,9 +75,7 @@ def _project(n0, n1, partner, seg_of, plain):
     whose two places align node for node (`plain`) is carried over to that place's partner, at the same
     offset. Returns (new n0, new n1, the inner places, the segments carried through)."""
     order = np.lexsort((-n1, n0))
-    o1 = n1[order]
-    reach = np.maximum.accumulate(o1)
-    lead = np.maximum.accumulate(np.where(o1 == reach, np.arange(len(o1)), 0))
+    lead = furthest(n1[order])[1]
     p, q = order[1:], order[lead[:-1]]  # each place, and the one before it (no later start) reaching furthest
     through = seg_of[q]
     inside = (n1[q] >= n1[p]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q])) & (through >= 0)
