@@ -535,7 +535,7 @@ def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     return ft
 
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # where the parser breaks lines (not str.splitlines)
 
 
 def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
@@ -545,7 +545,7 @@ def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
     multi = strings & (arr[:, 4] > arr[:, 2])
     if not multi.any():
         return {}
-    lines = _NEWLINE.split(text)
+    lines = LINE_BREAK.split(text)
     out = {}
     for first, last in arr[multi][:, [2, 4]].tolist():
         for ln in range(first, min(last, len(lines)) + 1):

@@ -77,28 +77,26 @@ def below(root: np.ndarray, parent: np.ndarray) -> np.ndarray:
         under = grown
 
 
+def _header_roots(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """Mask of the children of a def or class that are not statements: its decorators, parameters, return
+    annotation, bases and keywords."""
+    return (parent >= 0) & np.isin(kind[np.maximum(parent, 0)], _DEFS) & ~np.isin(kind, _STMTS)
+
+
 def signature_nodes(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
     """Mask of the nodes of def and class headers: decorators, parameters with their defaults and annotations,
     return annotations, bases and keywords (every child of a def or class that is not a statement, and all
     below it)."""
-    up = np.maximum(parent, 0)
-    head = (parent >= 0) & np.isin(kind[up], _DEFS) & ~np.isin(kind, _STMTS)
+    head = _header_roots(kind, parent)
     return head | below(head, parent)
 
 
-def header_first_line(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, head: np.ndarray) -> np.ndarray:
-    """Each node's first line, but for a def or class the first line of its header (`head`: the nodes of def
-    and class headers), where its decorators start: one array pass per level of the deepest header."""
-    up = np.maximum(parent, 0)
-    owner = np.where(head & (parent >= 0) & np.isin(kind[up], _DEFS), up, -1)
-    while True:
-        grown = np.where(head & (owner < 0) & (parent >= 0), owner[up], owner)
-        if np.array_equal(grown, owner):
-            break
-        owner = grown
+def header_first_line(kind: np.ndarray, parent: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """Each node's first line, but for a def or class the first line of its header, where its decorators
+    start: the first line of its header's children (an expression starts no later than any node under it)."""
+    root = _header_roots(kind, parent) & (line > 0)
     first = line.copy()
-    has = owner >= 0
-    np.minimum.at(first, owner[has], line[has])
+    np.minimum.at(first, parent[root], line[root])
     return first
 
 
@@ -134,7 +132,7 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     if ignore_signatures:
         head = signature_nodes(kind, parent)
         keep &= ~head
-        start = header_first_line(kind, parent, line, head & (line > 0))
+        start = header_first_line(kind, parent, line)
     if ignore_imports:
         keep &= ~np.isin(kind, _IMPORTS)
     if ignore_docstrings:

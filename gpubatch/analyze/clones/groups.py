@@ -121,16 +121,13 @@ def covering(groups: list[CloneGroup]) -> list[CloneGroup]:
     def places(g: CloneGroup) -> frozenset:
         return frozenset((m.path, m.line, m.end_line) for m in g.members)
 
-    groups = sorted(groups, key=lambda g: (-len(g.members), g.kind))
     holding: dict[tuple, list[int]] = {}  # a copy -> the groups kept so far that hold it
-    kept: list[CloneGroup] = []
-    for g in groups:
+    kept: list[tuple[CloneGroup, frozenset]] = []
+    for g in sorted(groups, key=lambda g: (-len(g.members), g.kind)):
         mine = places(g)
-        first = min(mine)
-        if any(kept[k].kind <= g.kind and mine <= places(kept[k]) for k in holding.get(first, ())):
+        if any(kept[k][0].kind <= g.kind and mine <= kept[k][1] for k in holding.get(min(mine), ())):
             continue
         for place in mine:
             holding.setdefault(place, []).append(len(kept))
-        kept.append(g)
-    kept.sort(key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))
-    return kept
+        kept.append((g, mine))
+    return sorted((g for g, _ in kept), key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))

@@ -70,7 +70,7 @@ def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarra
     return order[1:][near], order[lead[:-1]][near]
 
 
-def _project(n0, n1, partner, seg_of, plain):
+def _project(n0, n1, seg_of, plain):
     """Places of copies of a piece of a longer copy: a place inside another, longer place of another segment
     whose two places align node for node (`plain`) is carried over to that place's partner, at the same
     offset. Returns (new n0, new n1, the inner places, the segments carried through)."""
@@ -81,7 +81,8 @@ def _project(n0, n1, partner, seg_of, plain):
     inside = (n1[q] >= n1[p]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q])) & (through >= 0)
     inside &= (seg_of[p] != through) & plain[np.maximum(through, 0)]
     p, q, through = p[inside], q[inside], through[inside]
-    shift = n0[partner[q]] - n0[q]
+    s = len(plain)
+    shift = n0[(q + s) % (2 * s)] - n0[q]  # a segment's places are k and k + s (the copy, the original)
     return n0[p] + shift, n1[p] + shift, p, through
 
 
@@ -114,12 +115,11 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Plac
     kind = np.where(seg.gaps[idx] > 0, 3, np.where(seg.renamed[idx] > 0, 2, 1))
     sim = seg.matched[idx] / np.maximum(seg.b1[idx] - seg.b0[idx], seg.a1[idx] - seg.a0[idx])
     left, right, e_kind, e_sim = np.arange(s), np.arange(s) + s, kind, sim
-    partner = np.concatenate([np.arange(s) + s, np.arange(s)])
     seg_of = np.concatenate([np.arange(s), np.arange(s)])  # -1 for a carried place: it is no copy's side
     plain = (seg.gaps[idx] == 0) & (seg.b1[idx] - seg.b0[idx] == seg.a1[idx] - seg.a0[idx])
     new = np.arange(2 * s)
     for _ in range(PROJECTIONS):
-        p0, p1, src, through = _project(n0, n1, partner, seg_of, plain)
+        p0, p1, src, through = _project(n0, n1, seg_of, plain)
         fresh = np.isin(src, new)  # each round carries only the places the last one made
         p0, p1, src, through = p0[fresh], p1[fresh], src[fresh], through[fresh]
         if not len(p0):
@@ -127,7 +127,6 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Plac
         new = np.arange(len(n0), len(n0) + len(p0))
         verbatim = same_keys(exact, n0[src], p0, p1 - p0)
         n0, n1 = np.concatenate([n0, p0]), np.concatenate([n1, p1])
-        partner = np.concatenate([partner, np.full(len(p0), -1)])
         seg_of = np.concatenate([seg_of, np.full(len(p0), -1)])
         e_kind = np.concatenate([e_kind, np.where(verbatim, 1, kind[through])])
         e_sim = np.concatenate([e_sim, sim[through]])

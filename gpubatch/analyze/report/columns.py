@@ -1,14 +1,12 @@
 """Columns as characters: the syntax tree counts UTF-8 bytes, people and SARIF count characters."""
 import os
-import re
 from functools import lru_cache
 
-from ..tensorize import read_regular
+from ..tensorize import LINE_BREAK, read_regular
 
 
 # what str.splitlines breaks at besides \n and \r, as UTF-8 (bytes scans are fast; most files hold none)
 _OTHER_BREAKS = tuple(c.encode() for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-_LINE_END = re.compile("\r\n|\r|\n")
 
 
 def source_lines(data: bytes) -> tuple[str, ...]:
@@ -17,7 +15,7 @@ def source_lines(data: bytes) -> tuple[str, ...]:
     text = data.decode("utf-8", errors="replace")
     if not any(b in data for b in _OTHER_BREAKS):
         return tuple(text.splitlines())
-    lines = _LINE_END.split(text)
+    lines = LINE_BREAK.split(text)
     return tuple(lines[:-1] if lines[-1] == "" else lines)
 
 
