@@ -39,19 +39,24 @@ def furthest(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
-    """The segments not inside another of the same two files on both sides (the renamed copy that holds a
-    verbatim one, a piece matched again within a longer copy): kept, each would be a group of its own part
-    of one copy. One sort; each segment is checked against the one before it that reaches furthest."""
+    """The segments not inside another of the same two files on both sides and on its diagonals (the renamed
+    copy that holds a verbatim one, a piece matched again within a longer copy): kept, each would be a group
+    of its own part of one copy. A piece inside on another diagonal is another copy (a function copied twice
+    in a file, in two copies of that file) and stays. One sort; each segment is checked against the one
+    before it that reaches furthest."""
     if len(seg) < 2:
         return seg
     fb, fa = file_of[seg.b0], file_of[seg.a0]
     order = np.lexsort((-seg.b1, seg.b0, fa, fb))
-    b1, a0, a1 = seg.b1[order], seg.a0[order], seg.a1[order]
+    b0, b1, a0, a1 = seg.b0[order], seg.b1[order], seg.a0[order], seg.a1[order]
     new_pair = np.concatenate([[True], (fb[order][1:] != fb[order][:-1]) | (fa[order][1:] != fa[order][:-1])])
     gid = np.cumsum(new_pair) - 1
     off = gid.astype(np.int64) * (int(b1.max()) + 1)
     t = furthest(off + b1)[1][:-1]  # the furthest-reaching segment before each one (from b0 order, it starts no later)
     inside = ~new_pair[1:] & (gid[t] == gid[1:]) & (b1[t] >= b1[1:]) & (a0[t] <= a0[1:]) & (a1[1:] <= a1[t])
+    lo, hi = np.minimum(b0 - a0, b1 - a1)[t], np.maximum(b0 - a0, b1 - a1)[t]  # a chain's diagonals span a range
+    for d in (b0 - a0, b1 - a1):
+        inside &= (lo <= d[1:]) & (d[1:] <= hi)
     keep = np.ones(len(seg), bool)
     keep[order[1:][inside]] = False
     return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
@@ -59,15 +64,19 @@ def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
 
 def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Edges between places of one file that overlap by at least `SAME_COPY` of the longer: one copy. One
-    sort; each place is checked against the one before it that reaches furthest."""
-    order = np.argsort(n0, kind="stable")  # global node order is file order
+    sort; each place is checked against the one just before it (the same place of another segment, inside
+    a longer one) and the one before it that reaches furthest."""
+    order = np.lexsort((n1, n0))  # global node order is file order
     o0, o1 = n0[order], n1[order]
-    reach, lead = furthest(o1)
-    overlap = np.minimum(reach[:-1], o1[1:]) - o0[1:]
-    longer = np.maximum(o1[1:] - o0[1:], o1[lead[:-1]] - o0[lead[:-1]])
-    same_file = file_of[o0[1:]] == file_of[o0[lead[:-1]]]
-    near = same_file & (overlap >= SAME_COPY * longer)
-    return order[1:][near], order[lead[:-1]][near]
+    lead = furthest(o1)[1][:-1]
+    a, b = [], []
+    for q in (np.arange(len(o0) - 1), lead):
+        overlap = np.minimum(o1[q], o1[1:]) - o0[1:]
+        longer = np.maximum(o1[1:] - o0[1:], o1[q] - o0[q])
+        near = (file_of[o0[1:]] == file_of[o0[q]]) & (overlap >= SAME_COPY * longer)
+        a.append(order[1:][near])
+        b.append(order[q][near])
+    return np.concatenate(a), np.concatenate(b)
 
 
 def _project(n0, n1, seg_of, plain):

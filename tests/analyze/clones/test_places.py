@@ -4,7 +4,7 @@ import numpy as np
 
 from gpubatch.analyze.clones.detect import Segments
 from gpubatch.analyze.clones.groups import CloneGroup, Member, covering
-from gpubatch.analyze.clones.places import drop_nested, same_keys
+from gpubatch.analyze.clones.places import drop_nested, near, same_keys
 
 from .test_duplicates import places, run
 
@@ -65,3 +65,27 @@ def test_a_group_held_by_an_at_least_as_exact_one_is_left_out():
     # the renamed pair and the near-miss pair say nothing more; the exact pair is more exact; d.py is new
     assert [(g.kind, [m.path for m in g.members]) for g in kept] == [
         (2, ["a.py", "b.py", "c.py"]), (1, ["a.py", "b.py"]), (2, ["a.py", "d.py"])]
+
+
+def test_a_file_with_a_copy_inside_it_copied_many_times_makes_one_group_of_each(tmp_path):
+    module = WHOLE + "\n\ndef again(items, limit):\n" + HEAD + "    return total\n"
+    res = run(tmp_path, {f"m{k}.py": module for k in range(8)})
+    head, whole = res.duplicates
+    assert places(whole) == [(f"m{k}.py", 1, 25) for k in range(8)]
+    # each file's two places of the head, in every copy: one group, not one per few neighbouring copies
+    assert places(head) == [(f"m{k}.py", a, b) for k in range(8) for a, b in ((1, 7), (18, 24))]
+
+
+def test_a_segment_inside_another_on_another_diagonal_stays():
+    # files 0 and 1: the whole of 0 copied in 1 (diagonal 100), and 0's nodes 10-30 again at 1's 60-80
+    seg = Segments(*(np.asarray(x, np.int64) for x in (
+        [100, 160, 110], [200, 180, 130], [0, 10, 10], [100, 30, 30], [100, 20, 20], [0, 0, 0], [0, 0, 0])))
+    kept = drop_nested(seg, np.repeat([0, 1], 100))
+    assert kept.b0.tolist() == [100, 160]
+
+
+def test_places_of_one_stretch_inside_a_longer_place_are_one_copy():
+    # places 1 and 2 are the same stretch (of two segments), both inside place 0; place 3 overlaps them little
+    n0, n1 = np.asarray([0, 10, 10, 15]), np.asarray([100, 30, 30, 40])
+    a, b = near(n0, n1, np.zeros(100, np.int64))
+    assert sorted(zip(a.tolist(), b.tolist())) == [(2, 1)]
