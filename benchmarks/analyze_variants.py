@@ -3,10 +3,13 @@ whole process tree (RSS and PSS, as `analyze_vs_ruff.py` measures them), and whe
 A variant is another checkout of the package (`--code NAME=DIR`, a folder holding `gpubatch/`: the code of an
 earlier commit, from `git archive COMMIT gpubatch | tar -x -C DIR`) or this checkout with a module constant
 changed (`--patch NAME='STATEMENT'`, run before the CLI, with `parse`, `parsers` and `job` imported from
-gpubatch.analyze).
+gpubatch.analyze), or this checkout with more command-line arguments (`--args NAME='--duplicates'`; the reports
+then differ by design).
 
     python benchmarks/analyze_variants.py --tree /usr/lib/python3.12 --copies 44 --code old=/tmp/old \\
         --patch new=pass --patch no-rotation='parse.ROTATE = 10**9' --formats text,json --repeats 2 --json out.json
+    python benchmarks/analyze_variants.py --tree /usr/lib/python3.12 --copies 44 --device cuda \\
+        --args plain= --args dup=--duplicates --repeats 2
 """
 from __future__ import annotations
 
@@ -25,10 +28,11 @@ RUN = ("import gpubatch.analyze.parse as parse, gpubatch.analyze.parsers as pars
        "{}; from gpubatch._entry import main; main()")
 
 
-def _variants(a) -> list[tuple[str, Path, str | None]]:
-    out = [(n, Path(d).resolve(), None) for n, d in (s.split("=", 1) for s in a.code)]
-    out += [(n, HERE, stmt) for n, stmt in (s.split("=", 1) for s in a.patch)]
-    return out or [("this", HERE, "pass")]
+def _variants(a) -> list[tuple[str, Path, str | None, list[str]]]:
+    out = [(n, Path(d).resolve(), None, []) for n, d in (s.split("=", 1) for s in a.code)]
+    out += [(n, HERE, stmt, []) for n, stmt in (s.split("=", 1) for s in a.patch)]
+    out += [(n, HERE, "pass", extra.split()) for n, extra in (s.split("=", 1) for s in a.args)]
+    return out or [("this", HERE, "pass", [])]
 
 
 def main() -> None:
@@ -37,6 +41,8 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=1)
     ap.add_argument("--code", action="append", default=[], help="NAME=DIR holding gpubatch/ (repeatable)")
     ap.add_argument("--patch", action="append", default=[], help="NAME=STATEMENT on this checkout (repeatable)")
+    ap.add_argument("--args", action="append", default=[], help="NAME=ARGS: this checkout, more CLI arguments")
+    ap.add_argument("--device", default="cpu")
     ap.add_argument("--formats", default="text")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--json")
@@ -46,12 +52,12 @@ def main() -> None:
     with scratch_tree(Path(a.tree), a.copies, "analyze-variants-") as (work, tree, files):  # cold runs only
         rows = []
         for rep in range(a.repeats):
-            for name, code, stmt in _variants(a):
+            for name, code, stmt, extra in _variants(a):
                 for fmt in a.formats.split(","):
                     # -m and -c put the working folder first on sys.path: each variant runs in its own checkout
                     os.environ["PYTHONPATH"] = f"{code}:{base}"
-                    args = ["analyze", str(tree), "--no-cache", "--device", "cpu", "--format", fmt,
-                            "-o", str(work / f"{name}.{fmt}")]
+                    args = ["analyze", str(tree), "--no-cache", "--device", a.device, "--format", fmt,
+                            "-o", str(work / f"{name}.{fmt}"), *extra]
                     cmd = [sys.executable, "-m", "gpubatch", *args] if stmt is None else \
                         [sys.executable, "-c", RUN.format(stmt), *args]
                     row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code)}
@@ -60,7 +66,7 @@ def main() -> None:
         agree = {}
         for fmt in a.formats.split(","):
             texts = set()
-            for name, _, _ in _variants(a):
+            for name, *_ in _variants(a):
                 text = (work / f"{name}.{fmt}").read_text(errors="replace")
                 if fmt == "json":
                     doc = json.loads(text)
