@@ -13,10 +13,15 @@ MAX_RELATED = 10  # other copies named by each copy's finding (a group of n woul
 # JSON report's `duplicates` lists every copy
 
 
+def _others(group: CloneGroup, k: int, n: int) -> list:
+    """The first n members but member k (a few, whatever the group's size: each copy's finding is O(n))."""
+    return [m for i, m in enumerate(group.members[:n + 1]) if i != k][:n]
+
+
 def _message(group: CloneGroup, k: int) -> str:
-    others = [m for i, m in enumerate(group.members) if i != k]
-    shown = ", ".join(f"{m.path}:{m.line}-{m.end_line}" for m in others[:3])
-    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    shown = ", ".join(f"{m.path}:{m.line}-{m.end_line}" for m in _others(group, k, 3))
+    rest = len(group.members) - 4
+    more = f" and {rest} more" if rest > 0 else ""
     similar = f", {group.similarity:.0%} similar" if group.kind == 3 else ""
     return (f"Duplicate code ({group.kind_name}{similar}, {len(group.members)} copies, "
             f"{group.members[k].end_line - group.members[k].line + 1} lines): also at {shown}{more}")
@@ -38,13 +43,14 @@ def add_duplicates(result, executor, policy) -> None:
     result.duplicates = groups
     quiet = {r.path: set(r.features.quiet.tolist()) for r in reports}  # 0: the whole file (`# ruff: noqa`)
     added: dict[str, list[Finding]] = {}
+    level, enabled = policy.level("GB301"), {p: policy.enabled("GB301", p) for p in quiet}
     for group in groups:
         for k, m in enumerate(group.members):
-            others = [o for i, o in enumerate(group.members) if i != k][:MAX_RELATED]
-            f = Finding(m.path, m.line, 0, "GB301", _message(group, k), policy.level("GB301"), m.end_line, 0,
-                        tuple((o.path, o.line, o.end_line) for o in others))
-            if policy.enabled("GB301", m.path) and not quiet[m.path] & {0, m.line}:
-                added.setdefault(m.path, []).append(f)
+            if not enabled[m.path] or quiet[m.path] & {0, m.line}:
+                continue
+            related = tuple((o.path, o.line, o.end_line) for o in _others(group, k, MAX_RELATED))
+            added.setdefault(m.path, []).append(
+                Finding(m.path, m.line, 0, "GB301", _message(group, k), level, m.end_line, 0, related))
     result.files = [dataclasses.replace(r, findings=tuple(sorted(r.findings + tuple(added[r.path]),
                                                                  key=lambda x: (x.line, x.col, x.code))))
                     if r.path in added else r for r in result.files]

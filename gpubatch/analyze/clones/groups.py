@@ -54,18 +54,22 @@ def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Line
 
 
 def components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """Connected components of n items under the edges (left[i], right[i]): each item's smallest member, by
-    label propagation and pointer jumping (a handful of array passes, no loop over items)."""
+    """Connected components of n items under the edges (left[i], right[i]): each item's smallest member. Each
+    round hooks the larger root of every edge under the smaller one, then jumps pointers until every item
+    points at its root (a few array passes a round, a few rounds: no loop over items, and a long chain of
+    copies costs no more rounds than a short one)."""
     label = np.arange(n)
     while True:
-        low = np.minimum(label[left], label[right])
-        new = label.copy()
-        np.minimum.at(new, left, low)
-        np.minimum.at(new, right, low)
-        new = new[new]
-        if np.array_equal(new, label):
+        a, b = label[left], label[right]  # roots: every item points at its root between rounds
+        differ = a != b
+        if not differ.any():
             return label
-        label = new
+        np.minimum.at(label, np.maximum(a, b)[differ], np.minimum(a, b)[differ])
+        while True:  # a root now points lower, never at itself from above: no cycle
+            up = label[label]
+            if np.array_equal(up, label):
+                break
+            label = up
 
 
 def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int,

@@ -190,6 +190,32 @@ def test_components_join_chains():
 
     label = components(7, np.asarray([0, 2, 3, 5]), np.asarray([1, 1, 4, 6]))
     assert label.tolist() == [0, 0, 0, 3, 3, 5, 5]
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # against a plain union-find
+        n = int(rng.integers(1, 200))
+        left, right = rng.integers(0, n, (2, int(rng.integers(0, 300))))
+        root = list(range(n))
+
+        def find(x):
+            while root[x] != x:
+                x = root[x]
+            return x
+        for a, b in zip(left.tolist(), right.tolist()):
+            ra, rb = find(a), find(b)
+            root[max(ra, rb)] = min(ra, rb)
+        assert components(n, left, right).tolist() == [find(x) for x in range(n)]
+    perm = rng.permutation(5000)  # a long chain in random order: one component
+    assert (components(5000, perm[:-1], perm[1:]) == 0).all()
+
+
+def test_order_by_sorts_by_two_keys_with_one_key_or_a_lexsort():
+    import numpy as np
+
+    from gpubatch.analyze.clones.detect import order_by
+
+    major, minor = np.asarray([3, 1, 3, 0, 1]), np.asarray([5, 9, 2, 7, 1])
+    assert order_by(np, major, minor).tolist() == [3, 4, 1, 2, 0]
+    assert order_by(np, major << 40, minor << 30).tolist() == [3, 4, 1, 2, 0]  # 70 bits: the lexsort
 
 
 def test_a_large_group_names_at_most_ten_other_copies_per_finding(tmp_path):
