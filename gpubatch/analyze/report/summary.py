@@ -39,7 +39,17 @@ def summary(result) -> dict:
 
 
 def duplicates_summary(groups) -> dict:
-    """Clone groups by kind, their copies, and the lines the copies (beyond each group's first) repeat."""
+    """Clone groups by kind, their copies, and the lines the copies (beyond each group's first) repeat, each
+    line counted once (a piece of a function can be a group of its own beside the whole function's)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for g in groups:
+        for m in g.members[1:]:
+            spans.setdefault(m.path, []).append((m.line, m.end_line))
+    lines = 0
+    for ranges in spans.values():
+        reach = 0
+        for a, b in sorted(ranges):
+            lines += max(0, b - max(a, reach + 1) + 1)
+            reach = max(reach, b)
     return {"groups": len(groups), "by_kind": dict(sorted(Counter(g.kind_name for g in groups).items())),
-            "copies": sum(len(g.members) for g in groups),
-            "duplicated_lines": sum(m.end_line - m.line + 1 for g in groups for m in g.members[1:])}
+            "copies": sum(len(g.members) for g in groups), "duplicated_lines": lines}

@@ -257,3 +257,15 @@ def test_a_copied_literal_ends_at_its_closing_bracket(tmp_path):
     b = "OTHER = {\n" + rows + "}\nprint(OTHER)\n"
     (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # the `}` line is part of the copy
     assert places(g) == [("a.py", 1, 10), ("b.py", 1, 10)]
+
+
+def test_duplicated_lines_count_each_line_once():
+    from gpubatch.analyze.clones.groups import CloneGroup, Member
+    from gpubatch.analyze.report.summary import duplicates_summary
+
+    def group(*spans):
+        return CloneGroup(1, 1.0, tuple(Member(p, a, b, 20) for p, a, b in spans))
+    # b.py 1-20 copies a.py 1-20, and its piece 5-9 is also a group with c.py: lines 5-9 of b.py count once
+    groups = [group(("a.py", 1, 20), ("b.py", 1, 20)), group(("a.py", 5, 9), ("b.py", 5, 9), ("c.py", 1, 5)),
+              group(("a.py", 30, 33), ("b.py", 18, 21))]
+    assert duplicates_summary(groups)["duplicated_lines"] == 21 + 5
