@@ -13,18 +13,35 @@ MAX_RELATED = 10  # other copies named by each copy's finding (a group of n woul
 # JSON report's `duplicates` lists every copy
 
 
-def _others(group: CloneGroup, k: int, n: int) -> list:
-    """The first n members but member k (a few, whatever the group's size: each copy's finding is O(n))."""
-    return [m for i, m in enumerate(group.members[:n + 1]) if i != k][:n]
+SHOWN = 3  # other copies a finding's message names
 
 
-def _message(group: CloneGroup, k: int) -> str:
-    shown = ", ".join(f"{m.path}:{m.line}-{m.end_line}" for m in _others(group, k, 3))
-    rest = len(group.members) - 4
-    more = f" and {rest} more" if rest > 0 else ""
-    similar = f", {group.similarity:.0%} similar" if group.kind == 3 else ""
-    return (f"Duplicate code ({group.kind_name}{similar}, {len(group.members)} copies, "
-            f"{group.members[k].end_line - group.members[k].line + 1} lines): also at {shown}{more}")
+class _Told:
+    """What a group's findings say: each copy's related places and message. Every copy past the first few
+    names the same others, so those are made once per group (a group of 44 copies makes 44 findings)."""
+
+    def __init__(self, group: CloneGroup):
+        self.group = group
+        places = [(m.path, m.line, m.end_line) for m in group.members[:MAX_RELATED + 1]]
+        self.places = places
+        self.related = tuple(places[:MAX_RELATED])
+        self.shown = _shown(places[:SHOWN])
+        rest = len(group.members) - SHOWN - 1
+        similar = f", {group.similarity:.0%} similar" if group.kind == 3 else ""
+        self.head = f"Duplicate code ({group.kind_name}{similar}, {len(group.members)} copies, "
+        self.more = f" and {rest} more" if rest > 0 else ""
+
+    def related_to(self, k: int) -> tuple:
+        return self.related if k >= MAX_RELATED else tuple(p for i, p in enumerate(self.places) if i != k)[:MAX_RELATED]
+
+    def message(self, k: int) -> str:
+        m = self.group.members[k]
+        shown = self.shown if k >= SHOWN else _shown([p for i, p in enumerate(self.places[:SHOWN + 1]) if i != k])
+        return f"{self.head}{m.end_line - m.line + 1} lines): also at {shown}{self.more}"
+
+
+def _shown(places) -> str:
+    return ", ".join(f"{path}:{a}-{b}" for path, a, b in places)
 
 
 def add_duplicates(result, executor, policy) -> None:
@@ -45,12 +62,12 @@ def add_duplicates(result, executor, policy) -> None:
     added: dict[str, list[Finding]] = {}
     level, enabled = policy.level("GB301"), {p: policy.enabled("GB301", p) for p in quiet}
     for group in groups:
+        told = _Told(group)
         for k, m in enumerate(group.members):
             if not enabled[m.path] or quiet[m.path] & {0, m.line}:
                 continue
-            related = tuple((o.path, o.line, o.end_line) for o in _others(group, k, MAX_RELATED))
             added.setdefault(m.path, []).append(
-                Finding(m.path, m.line, 0, "GB301", _message(group, k), level, m.end_line, 0, related))
+                Finding(m.path, m.line, 0, "GB301", told.message(k), level, m.end_line, 0, told.related_to(k)))
     result.files = [dataclasses.replace(r, findings=tuple(sorted(r.findings + tuple(added[r.path]),
                                                                  key=lambda x: (x.line, x.col, x.code))))
                     if r.path in added else r for r in result.files]
