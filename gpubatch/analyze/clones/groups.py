@@ -103,19 +103,24 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int,
     np.maximum.at(m_end, mid, q1)
     np.minimum.at(m_first, mid, p0)
     np.maximum.at(m_stop, mid, p1)
-    m_comp, m_file = c[new_member], lines.file_of[m_first]
+    m_comp = c[new_member]
+    order = np.lexsort((m_first, m_comp))  # each group's copies in discovery order
+    m_comp = m_comp[order]
+    bounds = np.flatnonzero(np.concatenate([[True], m_comp[1:] != m_comp[:-1], [True]])).tolist()
+    file_l, line_l, end_l, size_l = (a[order].tolist() for a in (lines.file_of[m_first], m_line, m_end,
+                                                                   m_stop - m_first))
+    kind_l, sim_l = g_kind[m_comp].tolist(), g_sim[m_comp].tolist()
     groups = []
-    bounds = np.flatnonzero(np.concatenate([[True], m_comp[1:] != m_comp[:-1], [True]]))
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         if hi - lo < 2:
             continue
-        g = int(m_comp[lo])
-        members: dict[tuple, Member] = {}  # discovery order; two copies on the same lines are one
-        for k in sorted(range(lo, hi), key=lambda k: m_first[k]):
-            m = Member(paths[int(m_file[k])], int(m_line[k]), int(m_end[k]), int(m_stop[k] - m_first[k]))
-            members.setdefault((m.path, m.line, m.end_line), m)
+        members: dict[tuple, Member] = {}  # two copies on the same lines are one
+        for k in range(lo, hi):
+            key = (paths[file_l[k]], line_l[k], end_l[k])
+            if key not in members:
+                members[key] = Member(*key, size_l[k])
         if len(members) > 1:
-            groups.append(CloneGroup(int(g_kind[g]), round(float(g_sim[g]), 3), tuple(members.values())))
+            groups.append(CloneGroup(kind_l[lo], round(sim_l[lo], 3), tuple(members.values())))
     return covering(groups)
 
 

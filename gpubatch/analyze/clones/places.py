@@ -109,7 +109,8 @@ def same_keys(key: np.ndarray, x0: np.ndarray, y0: np.ndarray, length: np.ndarra
 def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Places | None:
     """Places of the segments at least `min_lines` long on both sides (the copies, then the originals), one
     edge a segment, then `PROJECTIONS` rounds of pieces carried over; a carried piece is exact when its nodes'
-    exact keys are all equal, else as exact as the copy it went through. None when no segment is long enough."""
+    exact keys are all equal (always, through a verbatim copy), else as exact as the copy it went through.
+    None when no segment is long enough."""
     seg = drop_nested(seg, lines.file_of)
     if not len(seg):
         return None
@@ -134,7 +135,10 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Plac
         if not len(p0):
             break
         new = np.arange(len(n0), len(n0) + len(p0))
-        verbatim = same_keys(exact, n0[src], p0, p1 - p0)
+        # carried through a verbatim copy, a piece keeps its keys: only those through a renamed one are compared
+        verbatim = kind[through] == 1
+        check = ~verbatim
+        verbatim[check] = same_keys(exact, n0[src][check], p0[check], (p1 - p0)[check])
         n0, n1 = np.concatenate([n0, p0]), np.concatenate([n1, p1])
         seg_of = np.concatenate([seg_of, np.full(len(p0), -1)])
         e_kind = np.concatenate([e_kind, np.where(verbatim, 1, kind[through])])
