@@ -29,7 +29,7 @@ FEATURES = tuple(n for pair in _PAIRS for n in pair) + ("objects", "colours")
 # must divide exactly, but for the floor forms (a grid's half without its middle line)
 _FORMS = [(1, 1, 0, False)] + [(k, 1, 0, False) for k in (2, 3, 4, 5)] + [(1, k, 0, False) for k in (2, 3, 4, 5)] \
     + [(1, 1, b, False) for b in (-1, 1, -2, 2)] + [(k, 1, k - 1, False) for k in (2, 3, 4)] \
-    + [(1, k, 0, True) for k in (2, 3)]
+    + [(k, 1, 1 - k, False) for k in (2, 3, 4)] + [(1, k, 0, True) for k in (2, 3)]
 CONST = -1  # the rule "the first demo's output size"
 
 
@@ -88,7 +88,7 @@ def features(g: GridBatch):
     counts = xp.where(colour_counts(g) > 0, colour_counts(g), CELLS + 1)
     rare = bbox_params(xp, g.data == counts.argmin(axis=1).reshape(-1, 1, 1), g.h > 0)[:, 2:]
     cols = [g.h, g.w, box[:, 2], box[:, 3], parts[0][:, 0], parts[0][:, 1], parts[1][:, 0], parts[1][:, 1],
-            rare[:, 0], rare[:, 1], *_runs(g), *_cells(g, bg), objects, colours]
+            rare[:, 0], rare[:, 1], *_runs(g), *_cells(g), objects, colours]
     return xp.stack([xp.asarray(c).astype(xp.int64) for c in cols], axis=1)
 
 
@@ -101,16 +101,16 @@ def _runs(g: GridBatch):
     return xp.where(g.h > 0, rows + 1, 0), xp.where(g.h > 0, cols + 1, 0)
 
 
-def _cells(g: GridBatch, bg):
-    """Cells of a grid divided by whole rows or columns of one colour other than the background: (cells down,
-    cells across) per grid (1 each where it is not divided)."""
+def _cells(g: GridBatch):
+    """Cells of a grid divided by whole rows or columns of one colour, the background's too (in a sparse grid,
+    the bands that hold something): (cells down, cells across) per grid (1 each where no line divides it)."""
     xp = g.xp
     out = []
     for axis, n in ((2, g.h), (1, g.w)):  # a dividing row is uniform along axis 2, a column along axis 1
         d = g.data if axis == 2 else g.data.transpose(0, 2, 1)
         first = d[:, :, :1]
         inside = xp.arange(MAX).reshape(1, 1, -1) < (g.w if axis == 2 else g.h).reshape(-1, 1, 1)
-        line = ((d == first) | ~inside).all(axis=2) & (first[:, :, 0] != bg.reshape(-1, 1))
+        line = ((d == first) | ~inside).all(axis=2)
         line &= xp.arange(MAX).reshape(1, -1) < n.reshape(-1, 1)
         body = ~line & (xp.arange(MAX).reshape(1, -1) < n.reshape(-1, 1))
         starts = body[:, :1].astype(xp.int64).sum(axis=1) + (body[:, 1:] & ~body[:, :-1]).sum(axis=1)
