@@ -2,8 +2,9 @@
 
 1. Every window of `min_nodes` consecutive nodes of a file gets a position-free polynomial hash of its shape
    keys (prefix sums in wrapping uint64 arithmetic: a few array passes for all windows of all files).
-2. A stable sort joins equal hashes; each window is paired with the first window of its hash and with the
-   one just before it (a piece copied n times costs at most 2n pairs, not n^2).
+2. A sort joins equal hashes (the windows that share one, in position order); each window is paired with the
+   first window of its hash and with the one just before it (a piece copied n times costs at most 2n pairs,
+   not n^2).
 3. Pairs on one diagonal (same offset between the two positions) with consecutive positions are one
    segment: a maximal copy. Its nodes are compared key by key: shapes must be equal (a hash collision is
    dropped), exact keys tell a verbatim copy (type 1) from a renamed one (type 2).
@@ -39,10 +40,6 @@ class Segments:
         return len(self.b0)
 
 
-def _stable_argsort(xp, a):
-    return xp.argsort(a, kind="stable") if xp is np else xp.argsort(a)
-
-
 def prefix_hashes(xp, key):
     """(prefix, ipw): the hash of nodes [i, i + w) is (prefix[i + w] - prefix[i]) * ipw[i], whatever i."""
     n = len(key)
@@ -75,7 +72,15 @@ def window_pairs(xp, pos, h, file_of, width: int, periodic: bool = False):
     statements is not a copy of itself). With `periodic`, a window equal to one less than `width` nodes
     before or after it in its file is left out altogether: by shape alone, every stretch of alike statements
     (a table, a list of asserts) would match every other."""
-    order = _stable_argsort(xp, h)
+    order = xp.argsort(h)
+    hs = h[order]
+    same = hs[1:] == hs[:-1]
+    shared = xp.zeros(len(hs), dtype=bool)  # windows whose hash another window has: the only ones that pair
+    shared[1:] |= same
+    shared[:-1] |= same
+    order, hs = order[shared], hs[shared]
+    group = xp.cumsum(xp.concatenate([xp.ones(min(len(hs), 1), dtype=bool), hs[1:] != hs[:-1]]))
+    order = order[order_by(xp, group, pos[order])]  # equal hashes in position order (first seen first)
     hs, ps = h[order], pos[order]
     head = xp.ones(len(hs), dtype=bool)
     head[1:] = hs[1:] != hs[:-1]
