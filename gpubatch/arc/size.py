@@ -141,7 +141,7 @@ def predict_sizes(grids: GridBatch, task_of, is_demo, out_h, out_w, n_tasks: int
     """Fit and apply the rules. `grids` holds the demo inputs and test inputs of `n_tasks` tasks, each task's
     grids together and its demos first (`task_of[B]` ascending, `is_demo[B]`), `out_h[B]`/`out_w[B]` the
     demos' output sizes (anything for test inputs). Returns (pred_h[B], pred_w[B], SizeFit); a dimension that
-    no rule fits is predicted as the input's."""
+    no rule fits, or whose rule gives no possible size, is predicted as the input's."""
     xp = grids.xp
     feat = features(grids)
     task_of, is_demo = xp.asarray(task_of, dtype=xp.int64), xp.asarray(is_demo, dtype=bool)
@@ -159,7 +159,9 @@ def predict_sizes(grids: GridBatch, task_of, is_demo, out_h, out_w, n_tasks: int
             n_tasks, r) == 0
         some = fits.any(axis=1)
         choice = xp.where(some, fits.argmax(axis=1), 0)  # else rule 0: the input's own dimension
-        preds.append(vals[idx, choice[task_of]])
+        pred = vals[idx, choice[task_of]]
+        own = feat[:, dim]  # a size no grid can have (doubled past 30, an object that is not there): the input's
+        preds.append(xp.where((pred >= 1) & (pred <= MAX), pred, own))
         kept.append(tuple(rules[c] if ok else None for c, ok in zip(_host(choice), _host(some))))
     return preds[0], preds[1], SizeFit(*kept)
 

@@ -33,12 +33,12 @@ def test_rules_fitted_to_the_demos_give_each_tests_size():
     tasks = [
         task([((3, 4), (3, 4)), ((5, 2), (5, 2))], [(7, 6)]),  # as large as the input
         task([((3, 4), (2, 2)), ((5, 6), (2, 2))], [(9, 9)]),  # constant
-        task([((3, 4), (6, 8)), ((2, 2), (4, 4))], [(5, 1)]),  # doubled
+        task([((3, 4), (6, 8)), ((2, 2), (4, 4))], [(5, 1), (20, 2)]),  # doubled (but past 30: the input's)
         task([((3, 4), (4, 3)), ((5, 2), (2, 5))], [(6, 1)]),  # transposed
         task([((4, 6), (2, 6)), ((8, 3), (4, 3))], [(10, 5), (6, 6)]),  # rows halved, columns kept
     ]
     sizes, fit = predict_for_tasks(tasks)
-    assert sizes == [[(7, 6)], [(2, 2)], [(10, 2)], [(1, 6)], [(5, 5), (3, 6)]]
+    assert sizes == [[(7, 6)], [(2, 2)], [(10, 2), (20, 4)], [(1, 6)], [(5, 5), (3, 6)]]
     assert [r.describe() for r in fit.rows] == ["h", "constant", "h * 2", "w", "h / 2"]
 
 
