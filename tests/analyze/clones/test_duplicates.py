@@ -269,3 +269,31 @@ def test_duplicated_lines_count_each_line_once():
     groups = [group(("a.py", 1, 20), ("b.py", 1, 20)), group(("a.py", 5, 9), ("b.py", 5, 9), ("c.py", 1, 5)),
               group(("a.py", 30, 33), ("b.py", 18, 21))]
     assert duplicates_summary(groups)["duplicated_lines"] == 21 + 5
+
+
+def test_window_pairs_pair_each_window_with_the_first_and_the_previous_of_its_hash():
+    import numpy as np
+
+    from gpubatch.analyze.clones.detect import window_pairs
+
+    rng = np.random.default_rng(1)
+    n, width = 3000, 5
+    h = rng.integers(0, 400, n).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    alone = rng.random(n) < 0.5  # half the windows have a hash of their own
+    h[alone] = rng.integers(1 << 40, 1 << 62, int(alone.sum())).astype(np.uint64)
+    file_of = np.sort(rng.integers(0, 40, n))
+    for periodic in (False, True):
+        by_hash: dict[int, list[int]] = {}
+        for p, x in enumerate(h.tolist()):
+            by_hash.setdefault(x, []).append(p)
+        want = set()
+        for ps in by_hash.values():
+            if periodic:  # windows equal to a near one of their file are left out
+                near = {q for a, b in zip(ps, ps[1:]) if file_of[a] == file_of[b] and b - a < width for q in (a, b)}
+                ps = [p for p in ps if p not in near]
+            for i, b in enumerate(ps[1:], 1):
+                for a in {ps[0], ps[i - 1]}:
+                    if file_of[a] != file_of[b] or b - a >= width:
+                        want.add((b, a))
+        b, a = window_pairs(np, np.arange(n), h, file_of, width, periodic)
+        assert sorted(zip(b.tolist(), a.tolist())) == sorted(want)
