@@ -183,6 +183,12 @@ def test_a_stretch_repeated_in_one_file_is_one_group_of_its_copies(tmp_path):
     assert g.kind_name == "renamed" and places(g) == [("d.py", 2, 8), ("d.py", 10, 16), ("d.py", 18, 24)]
 
 
+def _find(root: list, x: int) -> int:
+    while root[x] != x:
+        x = root[x]
+    return x
+
+
 def test_components_join_chains():
     import numpy as np
 
@@ -195,15 +201,10 @@ def test_components_join_chains():
         n = int(rng.integers(1, 200))
         left, right = rng.integers(0, n, (2, int(rng.integers(0, 300))))
         root = list(range(n))
-
-        def find(x):
-            while root[x] != x:
-                x = root[x]
-            return x
         for a, b in zip(left.tolist(), right.tolist()):
-            ra, rb = find(a), find(b)
+            ra, rb = _find(root, a), _find(root, b)
             root[max(ra, rb)] = min(ra, rb)
-        assert components(n, left, right).tolist() == [find(x) for x in range(n)]
+        assert components(n, left, right).tolist() == [_find(root, x) for x in range(n)]
     perm = rng.permutation(5000)  # a long chain in random order: one component
     assert (components(5000, perm[:-1], perm[1:]) == 0).all()
 
@@ -272,6 +273,8 @@ def test_duplicated_lines_count_each_line_once():
 
 
 def test_window_pairs_pair_each_window_with_the_first_and_the_previous_of_its_hash():
+    from itertools import pairwise
+
     import numpy as np
 
     from gpubatch.analyze.clones.detect import window_pairs
@@ -289,7 +292,7 @@ def test_window_pairs_pair_each_window_with_the_first_and_the_previous_of_its_ha
         want = set()
         for ps in by_hash.values():
             if periodic:  # windows equal to a near one of their file are left out
-                near = {q for a, b in zip(ps, ps[1:]) if file_of[a] == file_of[b] and b - a < width for q in (a, b)}
+                near = {q for a, b in pairwise(ps) if file_of[a] == file_of[b] and b - a < width for q in (a, b)}
                 ps = [p for p in ps if p not in near]
             for i, b in enumerate(ps[1:], 1):
                 for a in {ps[0], ps[i - 1]}:
