@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dsl.geometry import bbox_params
+from .fits import host
 from .grids import CELLS, MAX, GridBatch
 from .kernels import background, colour_counts
 from .labels import label
@@ -162,12 +163,9 @@ def predict_sizes(grids: GridBatch, task_of, is_demo, out_h, out_w, n_tasks: int
         pred = vals[idx, choice[task_of]]
         own = feat[:, dim]  # a size no grid can have (doubled past 30, an object that is not there): the input's
         preds.append(xp.where((pred >= 1) & (pred <= MAX), pred, own))
-        kept.append(tuple(rules[c] if ok else None for c, ok in zip(_host(choice), _host(some))))
+        chosen = zip(host(xp, choice).tolist(), host(xp, some).tolist())
+        kept.append(tuple(rules[c] if ok else None for c, ok in chosen))
     return preds[0], preds[1], SizeFit(*kept)
-
-
-def _host(a) -> list:
-    return a.get().tolist() if hasattr(a, "get") else np.asarray(a).tolist()
 
 
 def predict_for_tasks(tasks: Sequence, xp=np) -> tuple[list[list[tuple[int, int]]], SizeFit]:
@@ -182,7 +180,7 @@ def predict_for_tasks(tasks: Sequence, xp=np) -> tuple[list[list[tuple[int, int]
     g = GridBatch.from_lists(grids).to(xp)
     ph, pw, fit = predict_sizes(g, task_of, is_demo, out_h, out_w, len(tasks))
     sizes: list[list[tuple[int, int]]] = [[] for _ in tasks]
-    for t, demo, h, w in zip(task_of, is_demo, _host(ph), _host(pw)):
+    for t, demo, h, w in zip(task_of, is_demo, host(xp, ph).tolist(), host(xp, pw).tolist()):
         if not demo:
             sizes[t].append((h, w))
     return sizes, fit

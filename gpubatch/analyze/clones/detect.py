@@ -15,6 +15,7 @@ Groups (`groups.py`) join segments that share a place.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,15 +102,19 @@ def window_pairs(xp, pos, h, file_of, width: int, periodic: bool = False):
     return b[keep], a[keep]
 
 
-def order_by(xp, major, minor):
-    """Indices that sort by (major, minor), both non-negative int64: one argsort of one combined key where it
-    fits in 63 bits (on NumPy several times faster than a lexsort), else a lexsort."""
-    if len(major) == 0:
+def order_by(xp, *keys, stable: bool = False):
+    """Indices that sort by `keys` (non-negative integer arrays, the major one first): one argsort of one
+    combined key where it fits in 63 bits (on NumPy several times faster than a lexsort), else a lexsort.
+    With `stable`, equal rows keep their order (CuPy's argsort always does)."""
+    if len(keys[0]) == 0:
         return xp.zeros(0, xp.int64)
-    span = int(minor.max()) + 1
-    if (int(major.max()) + 1) * span < 1 << 63:
-        return xp.argsort(major * span + minor)
-    return xp.lexsort(xp.stack([minor, major]))
+    spans = [int(k.max()) + 1 for k in keys]
+    if math.prod(spans) < 1 << 63 and all(int(k.min()) >= 0 for k in keys):
+        combined = xp.zeros(len(keys[0]), xp.int64)
+        for k, span in zip(keys, spans):
+            combined = combined * span + k
+        return xp.argsort(combined, kind="stable") if stable and xp is np else xp.argsort(combined)
+    return xp.lexsort(xp.stack(keys[::-1]))  # a lexsort is stable
 
 
 def runs(xp, b, a, width: int):

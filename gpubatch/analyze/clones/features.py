@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tensorize import F_STR, KIND, OP_VALUES
-
+from .detect import order_by
 
 
 def _table(ids) -> np.ndarray:
@@ -92,18 +92,11 @@ def _header_roots(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
     return (parent >= 0) & _DEFS[kind[np.maximum(parent, 0)]] & ~_STMTS[kind]
 
 
-def signature_nodes(kind: np.ndarray, parent: np.ndarray) -> np.ndarray:
-    """Mask of the nodes of def and class headers: decorators, parameters with their defaults and annotations,
-    return annotations, bases and keywords (every child of a def or class that is not a statement, and all
-    below it)."""
-    head = _header_roots(kind, parent)
-    return head | below(head, parent)
-
-
-def header_first_line(kind: np.ndarray, parent: np.ndarray, line: np.ndarray) -> np.ndarray:
+def header_first_line(roots: np.ndarray, parent: np.ndarray, line: np.ndarray) -> np.ndarray:
     """Each node's first line, but for a def or class the first line of its header, where its decorators
-    start: the first line of its header's children (an expression starts no later than any node under it)."""
-    root = _header_roots(kind, parent) & (line > 0)
+    start: the first line of its header's children (`_header_roots`; an expression starts no later than any
+    node under it)."""
+    root = roots & (line > 0)
     first = line.copy()
     np.minimum.at(first, parent[root], line[root])
     return first
@@ -128,18 +121,6 @@ def closing_lines(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, end: n
     return out
 
 
-def _source_order(file: np.ndarray, line: np.ndarray, col: np.ndarray) -> np.ndarray:
-    """Indices that sort by (file, line, column), ties in index order: one stable argsort of one combined key
-    where it fits in 63 bits (several times faster than a lexsort), else a lexsort."""
-    if not len(file):
-        return np.zeros(0, np.int64)
-    lines, cols = int(line.max()) + 1, int(col.max()) + 1
-    if (int(file.max()) + 1) * lines * cols < 1 << 63 and line.min() >= 0 and col.min() >= 0:
-        key = (file.astype(np.int64) * lines + line) * cols + col
-        return np.argsort(key, kind="stable")
-    return np.lexsort((np.arange(len(file)), col, line, file))
-
-
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
                    quiet: list | None = None, string_lines: list | None = None,
                    ignore_signatures: bool = True) -> list[Features]:
@@ -150,10 +131,10 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     kind, line, flags, parent = nodes["kind"], nodes["line"], nodes["flags"], nodes["parent"]
     keep = line > 0
     start = line  # where a node starts for its copy: a def or class left without its header, at its decorators
-    if ignore_signatures:
-        head = signature_nodes(kind, parent)
-        keep &= ~head
-        start = header_first_line(kind, parent, line)
+    if ignore_signatures:  # a header: every child of a def or class that is not a statement, and all below it
+        roots = _header_roots(kind, parent)
+        keep &= ~(roots | below(roots, parent))
+        start = header_first_line(roots, parent, line)
     if ignore_imports:
         keep &= ~_IMPORTS[kind]
     if ignore_docstrings:
@@ -181,7 +162,7 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     idx = np.flatnonzero(keep)
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
-    idx = idx[_source_order(nodes["file"][idx], start[idx], nodes["col"][idx])]
+    idx = idx[order_by(np, nodes["file"][idx], start[idx], nodes["col"][idx], stable=True)]
     # a string (or f-string) over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
     # is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by that line's text
     n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
