@@ -25,6 +25,7 @@ class Fit:
     program: str
     length: int
     votes: int
+    matched: int = 0  # a partial fit: the demo outputs it reproduces (not all); 0 for a fit
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class TaskResult:
     seconds: float
     stopped: str | None
     error: str | None = None
+    partials: tuple[Fit, ...] = ()  # the best partial fits (`partials`), ranked after every fit
 
     @property
     def demo_fit(self) -> bool:
@@ -116,14 +118,19 @@ def _rank_key(f: FitRecord) -> tuple:
 
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
     ranked = sorted(st.fits, key=_rank_key)
-    fits = []
-    for f in ranked:
-        text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
-        if f.learned is not None:
-            text = (text + " | " if text != "identity" else "") + f.learned
-        fits.append(Fit(text, f.length, f.votes))
-    preds, correct = attempts(st.task, [f.outputs for f in ranked])
-    return TaskResult(st.task.id, tuple(fits[:20]), preds, correct, st.states, evals, seconds, st.stopped)
+    partial = [rec for _, rec in st.partials]
+    fits = [_fit(f, gs, prims) for f in ranked]
+    preds, correct = attempts(st.task, [f.outputs for f in ranked + partial])
+    return TaskResult(st.task.id, tuple(fits[:20]), preds, correct, st.states, evals, seconds, st.stopped,
+                      partials=tuple(_fit(f, gs, prims) for f in partial))
+
+
+def _fit(f: FitRecord, gs: GroupSearch, prims) -> Fit:
+    """A fit record as the results show it: its program's text, length, votes and demos matched."""
+    text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
+    if f.learned is not None:
+        text = (text + " | " if text != "identity" else "") + f.learned
+    return Fit(text, f.length, f.votes, f.matched)
 
 
 def attempts(task: Task, ranked_outputs: list) -> tuple[tuple, tuple[bool, ...] | None]:

@@ -31,6 +31,7 @@ class FitRecord:
     state: int = 0  # the state's key (its key in `fit_by_key` is mixed with _MAPPED for a colour-map fit)
     rule: str | None = None  # a fit up to a local rule of this feature kind (`rules`), learned from the demos
     unseen: int = 0  # a rule fit's test cells whose feature no demo showed (kept as they are): a partial fit
+    matched: int = 0  # a partial fit (`partials`): the demo outputs it reproduces, not all; 0 for a fit
 
     @property
     def length(self) -> int:
@@ -51,7 +52,7 @@ class FitBook:
     def _fits(self, level, ids, task_h, pi, C, text=None):
         """Record the fits among the states of one batch `C` (level 0, a battery program); their keys."""
         xp = self.xp
-        exact, _, key, _, mapped = score_states(C, xp.asarray(task_h), self.targets, self.map_open)
+        exact, _, key, _, mapped, _ = score_states(C, xp.asarray(task_h), self.targets, self.map_open)
         hits = hit_table(xp, exact, mapped, key)
         if len(hits[0]):
             self._record(level, ids, task_h, np.full(len(hits[0]), pi), *hits,

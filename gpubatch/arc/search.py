@@ -25,8 +25,10 @@ from ..engine.procs import stop_requested
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
+from .partials import PartialBook
 from .programs import Program
 from .rules import shaped
+from .size import predict_for_tasks
 from .statescore import Targets, score_states
 from .tasks import MAX_GRIDS, Task
 
@@ -43,6 +45,7 @@ class SearchConfig:
     time_budget_s: float = 600.0
     chunk_grids: int = 0  # grids per device call; 0: sized from free memory
     store_bytes: int = 1 << 30  # frontier grids kept up to this size; larger levels are recomputed
+    partial_fits: int = 8  # partial fits kept per task (`partials`); 0: none
 
 
 @dataclass
@@ -51,6 +54,9 @@ class TaskState:
     fits: list[FitRecord] = field(default_factory=list)
     states: int = 0
     stopped: str | None = None
+    sizes: list | None = None  # predicted (rows, columns) of each test output; None where no size rule fits
+    partials: list = field(default_factory=list)  # the best partial fits, (rank, FitRecord), best first
+    partial_keys: dict = field(default_factory=dict)  # their state keys
 
 
 @dataclass
@@ -61,7 +67,7 @@ class _Level:
     grids: GridBatch | None = None
 
 
-class GroupSearch(FitBook):
+class GroupSearch(FitBook, PartialBook):
     """Search for the tasks of one K-group on one backend."""
 
     def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], backend, cfg: SearchConfig,
@@ -82,14 +88,31 @@ class GroupSearch(FitBook):
         tg = GridBatch.from_lists([g if g is not None else [[0]] for g in targets])
         tg.h[np.flatnonzero(~demo.ravel())] = 0
         self.inp = host.to(xp)
+        size_h, size_w = self._predict_sizes(demo)
         self.targets = Targets(tg.to(xp), xp.asarray(demo), xp.asarray(_MULT[:K]),
-                               xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64)))
+                               xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64)),
+                               xp.asarray(size_h), xp.asarray(size_w))
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
         self.rule_by_out: dict[tuple, FitRecord] = {}  # (task, level, unseen cells, test outputs) -> rule fit
         self.order = 0
+
+    def _predict_sizes(self, demo: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each task's predicted test output sizes (`size`), kept on its TaskState and returned as the
+        targets' per-row arrays (-1 on demo rows and where no size rule fits the task's demos)."""
+        T, K = demo.shape
+        size_h, size_w = np.full(T * K, -1, np.int32), np.full(T * K, -1, np.int32)
+        sizes, fit = predict_for_tasks([st.task for st in self.ts], self.xp)
+        for t, (st, pred) in enumerate(zip(self.ts, sizes)):
+            if fit.rows[t] is None or fit.cols[t] is None:
+                continue
+            st.sizes = pred
+            n = len(st.task.train)
+            rows = t * K + n + np.arange(len(pred))
+            size_h[rows], size_w[rows] = zip(*pred)
+        return size_h, size_w
 
     # -- grids of a level ----------------------------------------------------------------------
     def rows(self, ids):
@@ -157,8 +180,9 @@ class GroupSearch(FitBook):
             m = len(ids)
             exact, valid = xp.empty((P, m), bool), xp.empty((P, m), bool)
             keys, scores, mapped = xp.empty((P, m), xp.uint64), xp.empty((P, m), xp.int32), xp.empty((P, m), bool)
+            partial = xp.empty((P, m), xp.int32)
             if skip:
-                exact[skip_rows], valid[skip_rows], mapped[skip_rows] = False, False, False
+                exact[skip_rows], valid[skip_rows], mapped[skip_rows], partial[skip_rows] = False, False, False, 0
             for pi, prim in enumerate(self.prims):  # no host round trip inside this loop: the device runs ahead
                 marks.mark(pi)
                 if pi % 16 == 15 and self.out_of_time():
@@ -166,13 +190,14 @@ class GroupSearch(FitBook):
                 if pi in skip:
                     continue
                 score_states(prim(G), task_d, self.targets, self.map_open,
-                             out=(exact[pi], valid[pi], keys[pi], scores[pi], mapped[pi]))
+                             out=(exact[pi], valid[pi], keys[pi], scores[pi], mapped[pi], partial[pi]))
             marks.mark(P)
             self.evaluations += runs * m * K
             hit, ex, hk = hit_table(xp, exact.ravel(), mapped.ravel(), keys.ravel())
             if len(hit):  # the host sees the hits only; grids are recomputed for fits not seen before
                 self._record(level + 1, ids, task_h, hit // m, hit % m, ex, hk,
                              lambda pi, states: self.prims[pi](G.take(self.rows(states))))
+            self._partials(level + 1, ids, task_d, partial, keys, G)
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
                 ok = valid.ravel()
                 cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],

@@ -9,11 +9,12 @@ from gpubatch.arc.statescore import Targets, score_states, score_states_xp
 from .corpus import arc_grids, as_lists
 
 
-def _targets(tgt: GridBatch, demo: np.ndarray, xp=np) -> Targets:
+def _targets(tgt: GridBatch, demo: np.ndarray, xp=np, sizes=None) -> Targets:
     T, K = demo.shape
     rng = np.random.default_rng(1)
+    size_h, size_w = (None, None) if sizes is None else (xp.asarray(sizes[0]), xp.asarray(sizes[1]))
     return Targets(tgt.to(xp), xp.asarray(demo), xp.asarray(rng.integers(1, 2**62, K, dtype=np.uint64) | np.uint64(1)),
-                   xp.asarray(rng.integers(0, 2**62, T, dtype=np.uint64)))
+                   xp.asarray(rng.integers(0, 2**62, T, dtype=np.uint64)), size_h, size_w)
 
 
 def _one_task():
@@ -31,8 +32,9 @@ def test_hand_checked_states():
                                    [[1, 2]], [[0]],            # right demo output, test grid invalid below
                                    [[3, 3]], [[0]]])           # the target's shape; 3 -> 1 and 2: no map
     states.h[7] = 0
-    exact, valid, key, score, mapped = score_states(states, np.zeros(5, np.int64), tg, np.ones(1, bool))
+    exact, valid, key, score, mapped, partial = score_states(states, np.zeros(5, np.int64), tg, np.ones(1, bool))
     assert exact.tolist() == [True, False, False, False, False]
+    assert not partial.any()  # one demo: a state matches it all or not at all
     assert valid.tolist() == [True, True, True, False, True]
     assert score.tolist() == [1, 1, 0, 1, 1]
     assert mapped.tolist() == [False, True, False, False, False]  # an exact fit is not also "mapped"
@@ -42,6 +44,27 @@ def test_hand_checked_states():
     assert score_states(other, np.zeros(1, np.int64), tg, np.ones(1, bool))[2][0] != key[0]
     # a task closed to colour-map fits gets none
     assert not score_states(states, np.zeros(5, np.int64), tg, np.zeros(1, bool))[4].any()
+
+
+def test_partial_fits_count_demos_matched_where_test_sizes_are_predicted():
+    # one task, K = 3: two demos (targets [[1, 2]] and [[3]]) and a test input predicted 1x2
+    tgt = GridBatch.from_lists([[[1, 2]], [[3]], [[0]]])
+    tgt.h[2] = tgt.w[2] = 0
+    sizes = (np.array([-1, -1, 1], np.int32), np.array([-1, -1, 2], np.int32))
+    tg = _targets(tgt, np.array([[True, True, False]]), sizes=sizes)
+    states = GridBatch.from_lists([[[1, 2]], [[4, 4]], [[5, 6]],  # first demo right, test of the predicted size
+                                   [[1, 2]], [[4, 4]], [[5]],     # first demo right, test of another size
+                                   [[1, 2]], [[3]], [[5]],        # both right: a fit, not a partial one
+                                   [[7, 7]], [[8]], [[5, 6]],     # none right
+                                   [[2, 2]], [[3]], [[5, 6]],     # second right
+                                   [[1, 2]], [[4]], [[5, 6]]])    # right up to a colour map (4 -> 3): no partial
+    exact, _, _, _, mapped, partial = score_states(states, np.zeros(6, np.int64), tg, np.ones(1, bool))
+    assert exact.tolist() == [False, False, True, False, False, False]
+    assert mapped.tolist() == [False, False, False, False, False, True]
+    assert partial.tolist() == [1, 0, 0, 0, 1, 0]
+    # without a prediction, any test size goes
+    free = _targets(tgt, np.array([[True, True, False]]))
+    assert score_states(states, np.zeros(6, np.int64), free, np.ones(1, bool))[5].tolist() == [1, 1, 0, 0, 1, 0]
 
 
 def test_exact_is_cell_by_cell_not_by_hash():
@@ -60,7 +83,8 @@ def test_salt_separates_tasks():
 
 def _corpus_states(K: int, T: int, seed: int):
     """States from several primitives over real grids (invalid grids and every shape occur), a fifth of
-    them made their task's targets and a tenth the targets under a colour permutation."""
+    them made their task's targets, a tenth the targets under a colour permutation and a tenth the targets
+    but for one cell of one demo output."""
     rng = np.random.default_rng(seed)
     host = GridBatch.from_lists(as_lists(arc_grids()[:6000]))
     names = ("identity", "tophalf", "trim", "upscale(k=3)", "crop_largest(conn=8)")
@@ -77,12 +101,14 @@ def _corpus_states(K: int, T: int, seed: int):
     task = rng.integers(0, T, n)
     kind = rng.random(n)
     perm = np.append(rng.permutation(10), 10).astype(np.uint8)
-    for s in np.flatnonzero(kind < 0.3):
+    for s in np.flatnonzero(kind < 0.4):
         rows, src = s * K + np.arange(K), task[s] * K + np.arange(K)
         keep = demo[task[s]]
         data = tgt.data[src[keep]]
-        C.data[rows[keep]] = data if kind[s] < 0.2 else perm[data]
+        C.data[rows[keep]] = data if kind[s] < 0.2 or kind[s] >= 0.3 else perm[data]
         C.h[rows[keep]], C.w[rows[keep]] = tgt.h[src[keep]], tgt.w[src[keep]]
+        if kind[s] >= 0.3 and keep.any():  # a partial fit: one demo output off by a cell
+            C.data[rows[np.flatnonzero(keep)[-1]], 0, 0] += 1
     return C, task, tgt, demo, rng.random(T) < 0.8
 
 
@@ -92,11 +118,15 @@ def test_kernel_equals_reference_on_corpus(K):
     import cupy
 
     C, task, tgt, demo, open_ = _corpus_states(K, 40, K)
-    ref = score_states_xp(C, task, _targets(tgt, demo), open_)
-    tg_dev = _targets(tgt, demo, cupy)
+    rng = np.random.default_rng(K)
+    guess = np.where(rng.random(len(tgt)) < 0.5, C.h[:len(tgt)], rng.integers(1, 31, len(tgt)))  # sizes: right or not
+    sizes = (np.where(demo.ravel(), -1, guess).astype(np.int32), np.where(demo.ravel(), -1, C.w[:len(tgt)]).astype(np.int32))
+    ref = score_states_xp(C, task, _targets(tgt, demo, sizes=sizes), open_)
+    tg_dev = _targets(tgt, demo, cupy, sizes)
     got = score_states(C.to(cupy), cupy.asarray(task), tg_dev, cupy.asarray(open_))
     via_xp = score_states_xp(C.to(cupy), cupy.asarray(task), tg_dev, cupy.asarray(open_))
     assert int(ref[0].sum()) > len(task) // 10 and int(ref[4].sum()) > len(task) // 50  # fits of both kinds
+    assert int((ref[5] > 0).sum()) > 0 or K == 1  # partial fits (none with one grid)
     for r, g, x in zip(ref, got, via_xp):
         assert np.array_equal(r, cupy.asnumpy(g))
         assert np.array_equal(r, cupy.asnumpy(x))

@@ -1,0 +1,89 @@
+"""Score run-batt's attempts under several rankings of the same search: one search per dataset, then each
+ranking picks the two attempts per test output from the same fits and partial fits. Rankings are chosen on
+training tasks; evaluation is run to report.
+
+usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
+                                          [--device cpu|cuda] [--out F.json]
+Rankings: `default` (run-batt's: fits by `_rank_key`, then partial fits); `no-partials` (fits only);
+`size-first` (fits whose test outputs all have the predicted sizes first, where the task has a prediction).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from datetime import date
+from pathlib import Path
+
+from gpubatch.arc import batt
+from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.tasks import load_tasks
+from gpubatch.engine.backend import cupy_backend, numpy_backend
+
+
+def _sized(f, sizes) -> bool:
+    """Whether every test output of fit `f` has its predicted size (True where there is no prediction)."""
+    if sizes is None:
+        return True
+    return all(g is not None and (len(g), len(g[0])) == s for g, s in zip(f.outputs, sizes))
+
+
+RANKINGS = {
+    "default": lambda st: sorted(st.fits, key=batt._rank_key) + [r for _, r in st.partials],
+    "no-partials": lambda st: sorted(st.fits, key=batt._rank_key),
+    "size-first": lambda st: sorted(st.fits, key=lambda f: (not _sized(f, st.sizes), batt._rank_key(f)))
+    + [r for _, r in st.partials],
+}
+
+
+def measure(dataset: str, backend, cfg: SearchConfig, n: int) -> dict:
+    tasks = load_tasks(dataset)[0]
+    tasks = tasks[:n] if n else tasks
+    states = []
+    real = batt._result
+
+    def keep(st, *args):  # the search's task states, for re-ranking after the run
+        states.append(st)
+        return real(st, *args)
+
+    batt._result = keep
+    try:
+        t0 = time.perf_counter()
+        batt.search_shard(tasks, backend, cfg)
+        seconds = time.perf_counter() - t0
+    finally:
+        batt._result = real
+    out = {"dataset": dataset, "tasks": len(tasks), "seconds": round(seconds, 2),
+           "test_outputs": sum(len(st.task.test_outputs or ()) for st in states)}
+    for name, rank in RANKINGS.items():
+        right = 0
+        for st in states:
+            _, correct = batt.attempts(st.task, [f.outputs for f in rank(st)])
+            right += sum(correct or ())
+        out[name] = right
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--datasets", default="arc1-train,arc1-eval")
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--tasks", type=int, default=0)
+    ap.add_argument("--max-states", type=int, default=2_000_000)
+    ap.add_argument("--device", default="cuda", choices=("cpu", "cuda"))
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    backend = cupy_backend(0) if a.device == "cuda" else numpy_backend()
+    cfg = SearchConfig(depth=a.depth, max_states=a.max_states)
+    if a.device == "cuda":
+        batt._warm_search(backend, cfg)
+    doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth,
+           "runs": [measure(d, backend, cfg, a.tasks) for d in a.datasets.split(",")]}
+    for run in doc["runs"]:
+        print(json.dumps(run))
+    if a.out:
+        Path(a.out).write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
