@@ -10,7 +10,8 @@ budget; the run stops at its time budget. When a task's budget cannot take all o
 keeps those whose demo outputs already have the target's shape on the most demo pairs (the shape score),
 then in canonical order (primitive, then parent state), which does not depend on chunk sizes or on the
 tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a
-local rule, are recorded by `fits.FitBook`.
+local rule, are recorded by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted
+sizes) by `partials.PartialBook`.
 """
 from __future__ import annotations
 

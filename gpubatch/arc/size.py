@@ -7,7 +7,8 @@ merged, the cells of a grid divided by lines, and counts of objects and colours.
 the output as a feature times a small factor, divided by one, plus a small offset, or as a constant (the first
 demo's). For each task and each dimension the first rule, in a fixed order from the simplest, that gives every
 demo's output is kept and applied to the test inputs. Written against the array module: the features and the
-fit are a few array passes over all grids of all tasks, on NumPy or CuPy alike. The search does not use it yet.
+fit are a few array passes over all grids of all tasks, on NumPy or CuPy alike. The search keeps partial fits
+(`partials`) only where their test outputs have the predicted sizes.
 """
 from __future__ import annotations
 
