@@ -474,6 +474,20 @@ def test_batt_max_states(tmp_path):
     assert batt(tmp_path, batt__depth=2, batt__max_states=5)["summary"]["stopped"] == [["state budget", 2]]
 
 
+def test_batt_partial_fits(tmp_path):
+    flip = [[[1, 2, 0], [0, 3, 3]], [[4, 0, 0], [0, 5, 6]]]  # two demos flipped, a third that nothing makes
+    train = [{"input": g, "output": [r[::-1] for r in g]} for g in flip]
+    train.append({"input": [[7, 7, 1], [2, 0, 0]], "output": [[9, 8, 9], [8, 9, 8]]})
+    test = [[3, 0, 5], [6, 6, 0]]
+    (tmp_path / "part").mkdir()
+    (tmp_path / "part" / "p.json").write_text(json.dumps(
+        {"train": train, "test": [{"input": test, "output": [r[::-1] for r in test]}]}))
+    on, off = (batt(tmp_path, batt__dataset=str(tmp_path / "part"), batt__depth=1, batt__partial_fits=n)["tasks"][0]
+               for n in (8, 0))
+    assert on["partials"][0]["matched"] == 2 and on["correct"] == [True]
+    assert off["partials"] == [] and off["correct"] == [False]
+
+
 def test_batt_time_budget_s(tmp_path):
     assert batt(tmp_path, batt__depth=1, batt__time_budget_s=0.0)["summary"]["stopped"] == [["time budget", 2]]
 
