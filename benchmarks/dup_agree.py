@@ -22,7 +22,7 @@ import tokenize
 from collections import Counter, defaultdict
 
 
-MIN_NODES = 16  # analyze.duplicates.min_nodes, the default
+MIN_NODES = 14  # analyze.duplicates.min_nodes, the default
 
 
 def code_lines(path: str, cache: dict) -> tuple[set[int], set[int]]:

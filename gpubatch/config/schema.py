@@ -121,7 +121,7 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.duplicates.enabled", bool, False, "Search for duplicate code (GB301), as --duplicates does."),
     _k("analyze.duplicates.min_lines", int, 4, "Shortest copy reported, in lines (on both sides).", min=1,
        max=100_000),
-    _k("analyze.duplicates.min_nodes", int, 16, "Shortest copy reported, in syntax nodes (names, calls, "
+    _k("analyze.duplicates.min_nodes", int, 14, "Shortest copy reported, in syntax nodes (names, calls, "
        "operators...): verbatim copies and near-misses.", min=4, max=100_000),
     _k("analyze.duplicates.min_nodes_renamed", int, 40, "Shortest copy with renamed names or changed constants "
        "reported, in syntax nodes.", min=4, max=100_000),

@@ -53,6 +53,19 @@ def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Line
     return Lines(run_min, run_max, file_of)
 
 
+def whole_lines(n0: np.ndarray, n1: np.ndarray, lines: Lines) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last lines of node ranges [n0, n1) as reported: a first line that a node before the range
+    shares, or a last line that a node after it shares, is left out (a copy grown one name into the statement
+    before it, or ending one call into a statement whose rest differs), unless nothing would be left."""
+    fo, total = lines.file_of, len(lines.file_of)
+    l0, l1 = lines.first[n0], lines.last[n1 - 1]
+    before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
+    t0 = l0 + ((n0 > 0) & (fo[before] == fo[n0]) & (lines.last[before] >= l0))
+    t1 = l1 - ((n1 < total) & (fo[after] == fo[n1 - 1]) & (lines.first[after] <= l1))
+    ok = t1 >= t0
+    return np.where(ok, t0, l0), np.where(ok, t1, l1)
+
+
 def components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """Connected components of n items under the edges (left[i], right[i]): each item's smallest member. Each
     round hooks the larger root of every edge under the smaller one, then jumps pointers until every item
@@ -90,7 +103,7 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int,
     np.maximum.at(g_kind, e_comp, pl.kind)
     g_sim = np.ones(n)
     np.minimum.at(g_sim, e_comp, pl.sim)
-    l0, l1 = lines.first[n0], lines.last[n1 - 1]
+    l0, l1 = whole_lines(n0, n1, lines)
     # copies: the places that the overlap rule alone joins (one stretch of one file), as their union
     copy = components(n, near_a, near_b)
     by = np.lexsort((n0, copy, comp))

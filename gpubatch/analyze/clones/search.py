@@ -16,7 +16,7 @@ class CloneSettings:
     """`analyze.duplicates.*`: the smallest clone reported, and how near a near-miss must be."""
 
     min_lines: int = 4
-    min_nodes: int = 16
+    min_nodes: int = 14
     min_nodes_renamed: int = 40  # renamed copies must be longer: by shape alone, short stretches look alike
     min_similarity: float = 0.8
     max_gap: int = 12
