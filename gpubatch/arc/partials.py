@@ -31,11 +31,11 @@ class PartialBook:
         idx = xp.flatnonzero(flat)
         if not len(idx):
             return
-        prim, k = idx // m, idx % m
+        prim, k, matched, key = idx // m, idx % m, flat[idx], keys.ravel()[idx]
         task = task_d[k].astype(xp.int64)
         # rank order: task, most demos matched, primitive, parent state (k grows with the state's index)
-        order = xp.argsort(((task * (self.K + 1) + (self.K - flat[idx])) * P + prim) * m + k)
-        sk = keys.ravel()[idx][order]
+        order = xp.argsort(((task * (self.K + 1) + (self.K - matched)) * P + prim) * m + k)
+        sk = key[order]
         by_key = xp.argsort(sk, kind="stable")
         head = xp.ones(len(sk), bool)
         head[1:] = sk[by_key[1:]] != sk[by_key[:-1]]
@@ -43,8 +43,8 @@ class PartialBook:
         t = task[first]
         rank = xp.arange(len(first)) - xp.searchsorted(t, t)
         first = first[rank < keep]
-        got = host(xp, xp.stack([prim[first], k[first], flat[idx][first].astype(xp.int64),
-                                 keys.ravel()[idx][first].astype(xp.int64)]))
+        got = host(xp, xp.stack([prim[first], k[first], matched[first].astype(xp.int64),
+                                 key[first].astype(xp.int64)]))
         self._merge_partials(level, ids, got, G)
 
     def _merge_partials(self, level: int, ids: np.ndarray, got: np.ndarray, G) -> None:
@@ -68,12 +68,11 @@ class PartialBook:
             for _, old in st.partials[keep:]:
                 st.partial_keys.pop(old.state, None)
             del st.partials[keep:]
-            enter.setdefault(pi, []).append((k, rec))
+            enter.setdefault(pi, []).append((k, rec, st))
         for pi, recs in enter.items():
-            live = [(k, r) for k, r in recs if r.state in self.ts[int(lv_task[ids[k]])].partial_keys]
+            live = [(k, rec, st) for k, rec, st in recs if st.partial_keys.get(rec.state) is rec]  # not pushed out
             if not live:
                 continue
-            lists = self.prims[pi](G.take(self.rows(np.array([k for k, _ in live])))).to_lists()
-            for j, (k, rec) in enumerate(live):
-                n = len(self.ts[int(lv_task[ids[k]])].task.train)
-                rec.outputs = lists[j * K + n:(j + 1) * K]
+            lists = self.prims[pi](G.take(self.rows(np.array([k for k, _, _ in live])))).to_lists()
+            for j, (_, rec, st) in enumerate(live):
+                rec.outputs = lists[j * K + len(st.task.train):(j + 1) * K]

@@ -29,7 +29,7 @@ from .grids import CELLS, GridBatch
 from .partials import PartialBook
 from .programs import Program
 from .rules import shaped
-from .size import predict_for_tasks
+from .size import predict_sizes
 from .statescore import Targets, score_states
 from .tasks import MAX_GRIDS, Task
 
@@ -89,7 +89,7 @@ class GroupSearch(FitBook, PartialBook):
         tg = GridBatch.from_lists([g if g is not None else [[0]] for g in targets])
         tg.h[np.flatnonzero(~demo.ravel())] = 0
         self.inp = host.to(xp)
-        size_h, size_w = self._predict_sizes(demo)
+        size_h, size_w = self._predict_sizes(demo, tg.h, tg.w)
         self.targets = Targets(tg.to(xp), xp.asarray(demo), xp.asarray(_MULT[:K]),
                                xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64)),
                                xp.asarray(size_h), xp.asarray(size_w))
@@ -100,19 +100,19 @@ class GroupSearch(FitBook, PartialBook):
         self.rule_by_out: dict[tuple, FitRecord] = {}  # (task, level, unseen cells, test outputs) -> rule fit
         self.order = 0
 
-    def _predict_sizes(self, demo: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each task's predicted test output sizes (`size`), kept on its TaskState and returned as the
-        targets' per-row arrays (-1 on demo rows and where no size rule fits the task's demos)."""
+    def _predict_sizes(self, demo: np.ndarray, out_h, out_w) -> tuple[np.ndarray, np.ndarray]:
+        """Each task's predicted test output sizes (`size`, over the group's own input batch, whose rows are
+        each task's demos and then its tests), kept on its TaskState and returned as the targets' per-row
+        arrays (-1 on demo rows and where no size rule fits the task's demos)."""
         T, K = demo.shape
-        size_h, size_w = np.full(T * K, -1, np.int32), np.full(T * K, -1, np.int32)
-        sizes, fit = predict_for_tasks([st.task for st in self.ts], self.xp)
-        for t, (st, pred) in enumerate(zip(self.ts, sizes)):
-            if fit.rows[t] is None or fit.cols[t] is None:
-                continue
-            st.sizes = pred
-            n = len(st.task.train)
-            rows = t * K + n + np.arange(len(pred))
-            size_h[rows], size_w[rows] = zip(*pred)
+        ph, pw, fit = predict_sizes(self.inp, np.repeat(np.arange(T), K), demo.ravel(), out_h, out_w, T)
+        ruled = np.array([r is not None and c is not None for r, c in zip(fit.rows, fit.cols)], bool)
+        test = (~demo & ruled.reshape(-1, 1)).ravel()
+        size_h = np.where(test, host(self.xp, ph), -1).astype(np.int32)
+        size_w = np.where(test, host(self.xp, pw), -1).astype(np.int32)
+        for t in np.flatnonzero(ruled):
+            rows = np.flatnonzero(test[t * K:(t + 1) * K]) + t * K
+            self.ts[t].sizes = list(zip(size_h[rows].tolist(), size_w[rows].tolist()))
         return size_h, size_w
 
     # -- grids of a level ----------------------------------------------------------------------

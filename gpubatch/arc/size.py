@@ -86,8 +86,9 @@ def features(g: GridBatch):
     for which in (big, small):
         mask = (lab == which.reshape(-1, 1)).reshape(n, MAX, MAX)
         parts.append(bbox_params(xp, mask, objects > 0)[:, 2:])
-    colours = (colour_counts(g) > 0).sum(axis=1) - 1  # but the background
-    counts = xp.where(colour_counts(g) > 0, colour_counts(g), CELLS + 1)
+    cc = colour_counts(g)
+    colours = (cc > 0).sum(axis=1) - 1  # but the background
+    counts = xp.where(cc > 0, cc, CELLS + 1)
     rare = bbox_params(xp, g.data == counts.argmin(axis=1).reshape(-1, 1, 1), g.h > 0)[:, 2:]
     cols = [g.h, g.w, box[:, 2], box[:, 3], parts[0][:, 0], parts[0][:, 1], parts[1][:, 0], parts[1][:, 1],
             rare[:, 0], rare[:, 1], *_runs(g), *_cells(g), objects, colours]
