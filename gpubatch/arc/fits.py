@@ -52,7 +52,8 @@ class FitBook:
     def _fits(self, level, ids, task_h, pi, C, text=None):
         """Record the fits among the states of one batch `C` (level 0, a battery program); their keys."""
         xp = self.xp
-        exact, _, key, _, mapped, _ = score_states(C, xp.asarray(task_h), self.targets, self.map_open)
+        sc = score_states(C, xp.asarray(task_h), self.targets, self.map_open)
+        exact, key, mapped = sc.exact, sc.key, sc.mapped
         hits = hit_table(xp, exact, mapped, key)
         if len(hits[0]):
             self._record(level, ids, task_h, np.full(len(hits[0]), pi), *hits,

@@ -5,7 +5,10 @@ demo outputs equal the task's targets exactly (cell by cell); whether they equal
 colour map (see `colourmap`); its 64-bit key (the grid hashes mixed by position and salted by task, for
 deduplication); its shape score (on how many demo pairs the output has the target's shape); and, for a valid
 state that is no fit, on how many demo pairs its output equals the target when its test outputs have the
-predicted sizes (a partial fit, ranked after every fit: `partials`).
+predicted sizes (a partial fit, ranked after every fit: `partials`). For the overlays (`overlays`): for a
+state that is no exact fit but has the targets' shapes and the predicted test sizes, its wrong demo cells,
+and whether it is right wherever it is not 0 (a layer of colour, scored by those cells) or wherever it
+differs from its task's input (a layer of edits); and a key of its demo grids alone.
 
 The search asks this of every primitive on every chunk, so on the GPU it is one kernel, one warp per state
 reading each grid once, instead of some twenty small launches and a host-side confirmation. The NumPy
@@ -14,7 +17,7 @@ version is the reference and gives identical results (the grid hash is `GridBatc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -32,6 +35,7 @@ class Targets:
     salt: Any  # uint64 [T]: per-task salt of the state key
     size_h: Any = None  # int32 [T * K]: a test row's predicted output height (-1: none; demo rows -1)
     size_w: Any = None  # int32 [T * K]: the same for widths
+    inputs: GridBatch | None = None  # [T * K] the tasks' input grids, demos then tests (edit layers need them)
 
     def sizes(self):
         """(size_h, size_w), arrays of -1 (no prediction) where the targets hold none."""
@@ -41,13 +45,31 @@ class Targets:
         return none, none
 
 
-def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: bool = True):
-    """(exact, valid, key, score, mapped, partial) per state of `C` ([n * K] grids, state-major); `task[n]`
-    indexes the targets; `open_[T]` says which tasks still take fits up to a colour map (`mapped` is False for
-    the others, for exact fits and for states with an invalid grid, as `exact` is). `partial` is the number of
-    demo outputs equal to their targets for a valid state that is neither exact nor mapped and whose test
-    grids have the predicted sizes, else 0. `out`, if given, is six arrays of length n to write the results
-    into."""
+class Scores(NamedTuple):
+    """Per state: see `score_states`."""
+
+    exact: Any
+    valid: Any
+    key: Any
+    score: Any
+    mapped: Any
+    partial: Any
+    wrong: Any
+    cover_nz: Any
+    cover_edit: Any
+    demo_key: Any
+
+
+def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: bool = True) -> Scores:
+    """Scores per state of `C` ([n * K] grids, state-major); `task[n]` indexes the targets; `open_[T]` says
+    which tasks still take fits up to a colour map (`mapped` is False for the others, for exact fits and for
+    states with an invalid grid, as `exact` is). `partial` is the number of demo outputs equal to their
+    targets for a valid state that is neither exact nor mapped and whose test grids have the predicted sizes,
+    else 0. A valid state that is not exact but has every demo target's shape and the predicted test sizes is
+    an overlay candidate: `wrong` is its demo cells unequal to the targets' (-1 for the others); `cover_nz`
+    its cells not 0 if all of them are right, `cover_edit` its cells unequal to the input's if all of them are
+    right and every grid has its input's shape (else 0); `demo_key` is the key of the demo grids alone. `out`,
+    if given, is ten arrays of length n to write the results into."""
     xp = C.xp
     if xp is not np and use_kernel:
         return _score_cuda(C, task, tg, open_, out)
@@ -56,11 +78,11 @@ def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: b
         return res
     for dst, src in zip(out, res):
         dst[...] = src
-    return out
+    return Scores(*out)
 
 
-def score_states_xp(C: GridBatch, task, tg: Targets, open_):
-    """Array-module reference: the same six results from whole-batch array operations."""
+def score_states_xp(C: GridBatch, task, tg: Targets, open_) -> Scores:
+    """Array-module reference: the same results from whole-batch array operations."""
     xp = C.xp
     K = tg.demo.shape[1]
     n = len(C) // K
@@ -71,10 +93,12 @@ def score_states_xp(C: GridBatch, task, tg: Targets, open_):
     shaped = (ch > 0) & (ch == tg.grids.h[trows].reshape(n, K)) & (cw == tg.grids.w[trows].reshape(n, K)) & demo
     score = shaped.sum(axis=1, dtype=xp.int32)
     shape_ok = (shaped | ~demo).all(axis=1)
-    same = xp.zeros(n * K, bool)
     rows = xp.flatnonzero(shaped.ravel())  # only grids of the target's shape need their cells compared
-    if len(rows):
-        same[rows] = (C.data.reshape(-1, CELLS)[rows] == tg.grids.data.reshape(-1, CELLS)[trows[rows]]).all(axis=1)
+    cells = C.data.reshape(-1, CELLS)[rows]
+    ne = cells != tg.grids.data.reshape(-1, CELLS)[trows[rows]]
+    bad = xp.count_nonzero(ne, axis=1)  # wrong cells per grid
+    same = xp.zeros(n * K, bool)
+    same[rows] = bad == 0
     matched = same.reshape(n, K).sum(axis=1, dtype=xp.int32)
     exact = valid & shape_ok & (matched == demo.sum(axis=1))
     hashes = C.hash64().reshape(n, K)
@@ -83,7 +107,35 @@ def score_states_xp(C: GridBatch, task, tg: Targets, open_):
     sh, sw = (a[trows].reshape(n, K) for a in tg.sizes())
     size_ok = (demo | (sh < 0) | ((ch == sh) & (cw == sw))).all(axis=1)
     partial = xp.where(valid & size_ok & ~exact & ~mapped, matched, 0).astype(xp.int32)
-    return exact, valid, key, score, mapped, partial
+    dkey = (hashes * tg.mult * demo).sum(axis=1, dtype=xp.uint64) ^ tg.salt[task]
+    comp = valid & shape_ok & size_ok & ~exact  # overlay candidates: all their demo grids are in `rows`
+    keep = comp[rows // K]
+    wrong, cnz, ced = _layer_counts(C, comp, rows[keep], cells[keep], ne[keep], bad[keep], trows, tg, K)
+    return Scores(exact, valid, key, score, mapped, partial, wrong, cnz, ced, dkey)
+
+
+def _layer_counts(C: GridBatch, comp, rows, cells, ne, bad, trows, tg: Targets, K: int):
+    """(wrong, cover_nz, cover_edit) of the overlay candidates `comp` from their demo grids `rows` (their
+    `cells`, where they are wrong `ne` and how many are wrong `bad`); -1, 0, 0 for every other state."""
+    xp = C.xp
+    n = len(comp)
+    owner = rows // K
+
+    def per_state(v):
+        return xp.bincount(owner, weights=v, minlength=n).astype(xp.int32)
+    wrong = xp.where(comp, per_state(bad), -1).astype(xp.int32)
+    # cells not 0 (padding, PAD, is not 0 either: taken off) and those of them that are wrong
+    act = per_state(xp.count_nonzero(cells, axis=1) - (CELLS - C.h[rows] * C.w[rows]))
+    cnz = xp.where(comp & (per_state(xp.count_nonzero(ne & (cells != 0), axis=1)) == 0) & (act > 0), act, 0)
+    ced = xp.zeros(n, xp.int32)
+    if tg.inputs is not None:
+        src = tg.inputs
+        ch, cw = C.h.reshape(n, K), C.w.reshape(n, K)
+        same = ((ch == src.h[trows].reshape(n, K)) & (cw == src.w[trows].reshape(n, K))).all(axis=1)
+        ed = cells != src.data.reshape(-1, CELLS)[trows[rows]]
+        act = per_state(xp.count_nonzero(ed, axis=1))
+        ced = xp.where(comp & same & (per_state(xp.count_nonzero(ed & ne, axis=1)) == 0) & (act > 0), act, 0)
+    return wrong, cnz.astype(xp.int32), ced.astype(xp.int32)
 
 
 _SRC = r"""
@@ -92,18 +144,21 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
     const unsigned char* __restrict__ tdata, const int* __restrict__ th, const int* __restrict__ tw,
     const bool* __restrict__ demo, const unsigned long long* __restrict__ kmult,
     const unsigned long long* __restrict__ salt, const bool* __restrict__ open, const int* __restrict__ ph,
-    const int* __restrict__ pw, int K, bool* exact_out, bool* valid_out, unsigned long long* key_out,
-    int* score_out, bool* mapped_out, int* partial_out, long long n) {
+    const int* __restrict__ pw, const unsigned char* __restrict__ idata, const int* __restrict__ ih,
+    const int* __restrict__ iw, bool has_inputs, int K, bool* exact_out, bool* valid_out,
+    unsigned long long* key_out, int* score_out, bool* mapped_out, int* partial_out, int* wrong_out,
+    int* cnz_out, int* ced_out, unsigned long long* dkey_out, long long n) {
   long long s = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   int lane = threadIdx.x & 31;
   if (s >= n) return;
   long long t = task[s];
-  bool valid = true, shape_ok = true, size_ok = true;
+  bool valid = true, shape_ok = true, size_ok = true, edit_ok = has_inputs;
   int score = 0, demos = 0, matched = 0;
   for (int k = 0; k < K; ++k) {  // shapes first: every lane reads the same few words
     long long g = s * K + k, r = t * K + k;
     int gh = h[g];
     valid = valid && gh > 0;
+    if (has_inputs) edit_ok = edit_ok && gh == ih[r] && w[g] == iw[r];
     if (demo[r]) {
       bool same = gh > 0 && gh == th[r] && w[g] == tw[r];
       score += same ? 1 : 0;
@@ -114,12 +169,16 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
     }
   }
   const bool want_map = shape_ok && valid && open[t];
+  const bool layer = shape_ok && valid && size_ok;  // an overlay candidate, unless it proves exact
+  edit_ok = edit_ok && layer;
   unsigned int m[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  unsigned long long key = 0;
+  unsigned long long key = 0, dkey = 0;
+  int wrong = 0, nz_act = 0, nz_bad = 0, ed_act = 0, ed_bad = 0;  // bits: 8 a cell
   for (int k = 0; k < K; ++k) {
     long long g = s * K + k, r = t * K + k;
     const unsigned int* d = reinterpret_cast<const unsigned int*>(data + g * 900);
     const unsigned int* b = reinterpret_cast<const unsigned int*>(tdata + r * 900);
+    const unsigned int* z = reinterpret_cast<const unsigned int*>(idata + r * 900);
     const bool cmp = demo[r] && h[g] > 0 && h[g] == th[r] && w[g] == tw[r];  // the same for every lane
     bool eq = true;
     unsigned long long acc = 0;
@@ -129,6 +188,17 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
       if (cmp) {
         unsigned int y = b[c];
         eq = eq && x == y;
+        if (layer) {
+          unsigned int ne = __vcmpne4(x, y), nz = __vcmpne4(x, 0u) & __vcmpne4(x, 0x0a0a0a0au);
+          wrong += __popc(ne);
+          nz_act += __popc(nz);
+          nz_bad += __popc(nz & ne);
+          if (edit_ok) {
+            unsigned int ed = __vcmpne4(x, z[c]);
+            ed_act += __popc(ed);
+            ed_bad += __popc(ed & ne);
+          }
+        }
         if (want_map) {
           #pragma unroll
           for (int q = 0; q < 32; q += 8) {
@@ -149,6 +219,16 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
       acc *= 0xBF58476D1CE4E5B9ull;
       acc ^= acc >> 29;
       key += (gh > 0 ? acc : 0ull) * kmult[k];
+      if (demo[r]) dkey += (gh > 0 ? acc : 0ull) * kmult[k];
+    }
+  }
+  if (layer) {  // the same for every lane of the warp
+    for (int off = 16; off > 0; off >>= 1) {
+      wrong += __shfl_down_sync(0xffffffffu, wrong, off);
+      nz_act += __shfl_down_sync(0xffffffffu, nz_act, off);
+      nz_bad += __shfl_down_sync(0xffffffffu, nz_bad, off);
+      ed_act += __shfl_down_sync(0xffffffffu, ed_act, off);
+      ed_bad += __shfl_down_sync(0xffffffffu, ed_bad, off);
     }
   }
   bool map_ok = false;
@@ -167,12 +247,17 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
   if (lane == 0) {
     bool exact = valid && shape_ok && matched == demos;
     bool mapped = map_ok && valid && !exact;
+    bool cand = layer && !exact;
     exact_out[s] = exact;
     valid_out[s] = valid;
     key_out[s] = key ^ salt[t];
     score_out[s] = score;
     mapped_out[s] = mapped;
     partial_out[s] = valid && size_ok && !exact && !mapped ? matched : 0;
+    wrong_out[s] = cand ? wrong >> 3 : -1;
+    cnz_out[s] = cand && nz_act > 0 && nz_bad == 0 ? nz_act >> 3 : 0;
+    ced_out[s] = cand && edit_ok && ed_act > 0 && ed_bad == 0 ? ed_act >> 3 : 0;
+    dkey_out[s] = dkey ^ salt[t];
   }
 }
 """
@@ -187,14 +272,17 @@ def _score_cuda(C: GridBatch, task, tg: Targets, open_, out):
     n = len(C) // K
     if out is None:
         out = (cupy.empty(n, bool), cupy.empty(n, bool), cupy.empty(n, cupy.uint64), cupy.empty(n, cupy.int32),
-               cupy.empty(n, bool), cupy.empty(n, cupy.int32))
+               cupy.empty(n, bool), cupy.empty(n, cupy.int32), cupy.empty(n, cupy.int32),
+               cupy.empty(n, cupy.int32), cupy.empty(n, cupy.int32), cupy.empty(n, cupy.uint64))
     if n:
         c = cupy.ascontiguousarray
+        src = tg.inputs if tg.inputs is not None else tg.grids  # read only where inputs are given
         _compiled("score_states", _SRC)((_blocks(n * 32, 256),), (256,), (
             c(C.data), c(C.h, dtype=cupy.int32), c(C.w, dtype=cupy.int32), word_mult_device(),
             c(task, dtype=cupy.int64),
             c(tg.grids.data), c(tg.grids.h, dtype=cupy.int32), c(tg.grids.w, dtype=cupy.int32),
             c(tg.demo, dtype=bool), c(tg.mult, dtype=cupy.uint64), c(tg.salt, dtype=cupy.uint64),
-            c(open_, dtype=bool), *(c(a, dtype=cupy.int32) for a in tg.sizes()), np.int32(K), *out,
-            np.int64(n)))
-    return out
+            c(open_, dtype=bool), *(c(a, dtype=cupy.int32) for a in tg.sizes()),
+            c(src.data), c(src.h, dtype=cupy.int32), c(src.w, dtype=cupy.int32), np.bool_(tg.inputs is not None),
+            np.int32(K), *out, np.int64(n)))
+    return Scores(*out)
