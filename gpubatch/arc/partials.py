@@ -48,8 +48,8 @@ class PartialBook:
         for pi, k, matched, key in got.T.tolist():
             st = self.ts[int(lv_task[ids[k]])]
             rank = (K - matched, level, pi, int(ids[k]))
-            rec = st.partials.offer(rank, key, lambda: FitRecord(level, 0, (level, int(ids[k]), pi), [], state=key,
-                                                                 matched=matched))
+            rec = st.partials.offer(rank, key, lambda path=(level, int(ids[k]), pi), key=key, matched=matched:
+                                    FitRecord(level, 0, path, [], state=key, matched=matched))
             if rec is not None:
                 enter.setdefault(pi, []).append((k, rank, rec, st))
         for pi, recs in enter.items():

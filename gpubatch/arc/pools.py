@@ -8,7 +8,8 @@ so the merged pools do not depend on the chunk size, the device or the tasks sha
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ def first_distinct(xp, order, key, task, keep: int):
     return first[rank < keep]
 
 
-def entry_limits(pools: list["Pool"], level: int, P: int, n_level: int) -> np.ndarray:
+def entry_limits(pools: list[Pool], level: int, P: int, n_level: int) -> np.ndarray:
     """Per pool, the largest order `(major * P + primitive) * n_level + parent` that a candidate of `level`
     (states of a level of `n_level` states, `P` primitives) may have and still enter it; ranks are (major,
     level, primitive, parent). Candidates above it are dropped on the device before anything else."""
