@@ -41,7 +41,8 @@ class TaskResult:
     seconds: float
     stopped: str | None
     error: str | None = None
-    partials: tuple[Fit, ...] = ()  # the best partial fits (`partials`), ranked after every fit
+    partials: tuple[Fit, ...] = ()  # the best partial fits (`partials`), ranked after every fit and overlay
+    overlays: tuple[Fit, ...] = ()  # overlays of several states that reproduce every demo (`overlays`)
 
     @property
     def demo_fit(self) -> bool:
@@ -99,6 +100,7 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
             for level in range(cfg.depth):
                 if not gs.expand(level):
                     break
+        gs.compose()
         per_task = (time.perf_counter() - g0) / len(members)
         for i in members:
             out[i] = _result(states[i], gs, prims, per_task, (states[i].states + 1) * K)
@@ -116,13 +118,17 @@ def _rank_key(f: FitRecord) -> tuple:
             (f.order,) if f.path is None else (f.path[2], f.path[1]))
 
 
+def ranked_records(st: TaskState) -> list[FitRecord]:
+    """A task's records in attempt order: fits (`_rank_key`), then overlays, then partial fits."""
+    return sorted(st.fits, key=_rank_key) + list(st.overlays) + [rec for _, rec in st.partials or ()]
+
+
 def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
-    ranked = sorted(st.fits, key=_rank_key)
-    partial = [rec for _, rec in st.partials]
-    fits = [_fit(f, gs, prims) for f in ranked]
-    preds, correct = attempts(st.task, [f.outputs for f in ranked + partial])
+    fits = [_fit(f, gs, prims) for f in sorted(st.fits, key=_rank_key)]
+    preds, correct = attempts(st.task, [f.outputs for f in ranked_records(st)])
     return TaskResult(st.task.id, tuple(fits[:20]), preds, correct, st.states, evals, seconds, st.stopped,
-                      partials=tuple(_fit(f, gs, prims) for f in partial))
+                      partials=tuple(_fit(f, gs, prims) for _, f in st.partials or ()),
+                      overlays=tuple(_fit(f, gs, prims) for f in st.overlays))
 
 
 def _fit(f: FitRecord, gs: GroupSearch, prims) -> Fit:

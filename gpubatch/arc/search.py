@@ -11,7 +11,7 @@ keeps those whose demo outputs already have the target's shape on the most demo 
 then in canonical order (primitive, then parent state), which does not depend on chunk sizes or on the
 tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a
 local rule, are recorded by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted
-sizes) by `partials.PartialBook`.
+sizes) by `partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`.
 """
 from __future__ import annotations
 
@@ -26,11 +26,13 @@ from ..engine.procs import stop_requested
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
+from .overlays import OverlayBook
 from .partials import PartialBook
+from .pools import Pool
 from .programs import Program
 from .rules import shaped
 from .size import predict_sizes
-from .statescore import Targets, score_states
+from .statescore import Scores, Targets, score_states
 from .tasks import MAX_GRIDS, Task
 
 RULE_STATES = 16_384  # states per rule_fits call: each holds a few int64 feature arrays of its K grids
@@ -47,6 +49,7 @@ class SearchConfig:
     chunk_grids: int = 0  # grids per device call; 0: sized from free memory
     store_bytes: int = 1 << 30  # frontier grids kept up to this size; larger levels are recomputed
     partial_fits: int = 8  # partial fits kept per task (`partials`); 0: none
+    overlays: int = 16  # bases and layers of each kind kept per task for overlays (`overlays`); 0: none
 
 
 @dataclass
@@ -56,8 +59,9 @@ class TaskState:
     states: int = 0
     stopped: str | None = None
     sizes: list | None = None  # predicted (rows, columns) of each test output; None where no size rule fits
-    partials: list = field(default_factory=list)  # the best partial fits, (rank, FitRecord), best first
-    partial_keys: dict = field(default_factory=dict)  # their state keys
+    partials: Pool | None = None  # the best partial fits, (rank, FitRecord), best first
+    overlay_pools: list | None = None  # bases, colour layers, edit layers (`overlays`), each a Pool of Pieces
+    overlays: list = field(default_factory=list)  # overlays that reproduce every demo (FitRecords), best first
 
 
 @dataclass
@@ -68,7 +72,7 @@ class _Level:
     grids: GridBatch | None = None
 
 
-class GroupSearch(FitBook, PartialBook):
+class GroupSearch(FitBook, PartialBook, OverlayBook):
     """Search for the tasks of one K-group on one backend."""
 
     def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], backend, cfg: SearchConfig,
@@ -81,6 +85,7 @@ class GroupSearch(FitBook, PartialBook):
         T = len(tasks)
         grids, targets, demo = [], [], np.zeros((T, K), bool)
         for t, st in enumerate(tasks):
+            st.partials, st.overlay_pools = Pool(cfg.partial_fits), [Pool(cfg.overlays) for _ in range(3)]
             n = len(st.task.train)
             grids += [a for a, _ in st.task.train] + list(st.task.test_inputs)
             targets += [b for _, b in st.task.train] + [None] * (K - n)
@@ -92,7 +97,7 @@ class GroupSearch(FitBook, PartialBook):
         size_h, size_w = self._predict_sizes(demo, tg.h, tg.w)
         self.targets = Targets(tg.to(xp), xp.asarray(demo), xp.asarray(_MULT[:K]),
                                xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64)),
-                               xp.asarray(size_h), xp.asarray(size_w))
+                               xp.asarray(size_h), xp.asarray(size_w), self.inp)
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
@@ -179,19 +184,19 @@ class GroupSearch(FitBook, PartialBook):
             for t, c in zip(*np.unique(task_h, return_counts=True)):
                 self.ts[int(t)].states += int(c) * runs
             m = len(ids)
-            exact, valid = xp.empty((P, m), bool), xp.empty((P, m), bool)
-            keys, scores, mapped = xp.empty((P, m), xp.uint64), xp.empty((P, m), xp.int32), xp.empty((P, m), bool)
-            partial = xp.empty((P, m), xp.int32)
+            sc = Scores(*(xp.empty((P, m), d) for d in (bool, bool, xp.uint64, xp.int32, bool, xp.int32, xp.int32,
+                                                        xp.int32, xp.int32, xp.uint64)))
+            exact, valid, keys, scores, mapped, partial = sc[:6]
             if skip:
-                exact[skip_rows], valid[skip_rows], mapped[skip_rows], partial[skip_rows] = False, False, False, 0
+                for a, none in zip(sc, (False, False, 0, 0, False, 0, -1, 0, 0, 0)):
+                    a[skip_rows] = none
             for pi, prim in enumerate(self.prims):  # no host round trip inside this loop: the device runs ahead
                 marks.mark(pi)
                 if pi % 16 == 15 and self.out_of_time():
                     return False
                 if pi in skip:
                     continue
-                score_states(prim(G), task_d, self.targets, self.map_open,
-                             out=(exact[pi], valid[pi], keys[pi], scores[pi], mapped[pi], partial[pi]))
+                score_states(prim(G), task_d, self.targets, self.map_open, out=tuple(a[pi] for a in sc))
             marks.mark(P)
             self.evaluations += runs * m * K
             hit, ex, hk = hit_table(xp, exact.ravel(), mapped.ravel(), keys.ravel())
@@ -199,6 +204,7 @@ class GroupSearch(FitBook, PartialBook):
                 self._record(level + 1, ids, task_h, hit // m, hit % m, ex, hk,
                              lambda pi, states: self.prims[pi](G.take(self.rows(states))))
             self._partials(level + 1, ids, task_d, partial, keys, G)
+            self._overlay_pools(level + 1, ids, task_d, sc)
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
                 ok = valid.ravel()
                 cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],

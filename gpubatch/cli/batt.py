@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
             mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"),
-                            partial_fits=cfg.get("batt.partial_fits"),
+                            partial_fits=cfg.get("batt.partial_fits"), overlays=cfg.get("batt.overlays"),
                             store_bytes=SearchConfig.store_bytes if cfg.get("gpu.memory.keep_in_vram") else 0)
         if compare not in (None, "cpu", "cuda"):
             raise UserError(f"--compare {compare!r}: expected cpu or cuda")

@@ -141,6 +141,8 @@ KEYS: tuple[Key, ...] = (
     _k("batt.max_states", int, 2_000_000, "Search states explored per task before it stops.", min=1, max=1 << 40),
     _k("batt.partial_fits", int, 8, "Partial fits kept per task (programs that reproduce some demo outputs and "
        "give test outputs of the predicted size), tried after every fit; 0: none.", min=0, max=1000),
+    _k("batt.overlays", int, 16, "Bases and layers of each kind kept per task for overlays (outputs stacked from "
+       "several programs' grids), tried after every fit and before partial fits; 0: none.", min=0, max=1000),
     _k("batt.time_budget_s", float, 600.0, "Seconds of search per run before tasks stop expanding.",
        min=0.0, max=1e7),
     # bench

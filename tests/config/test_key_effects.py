@@ -488,6 +488,20 @@ def test_batt_partial_fits(tmp_path):
     assert off["partials"] == [] and off["correct"] == [False]
 
 
+def test_batt_overlays(tmp_path):
+    from tests.arc.test_overlays import _task as overlay_task
+
+    task = overlay_task()
+    (tmp_path / "over").mkdir()
+    (tmp_path / "over" / "o.json").write_text(json.dumps(
+        {"train": [{"input": a, "output": b} for a, b in task.train],
+         "test": [{"input": task.test_inputs[0], "output": task.test_outputs[0]}]}))
+    on, off = (batt(tmp_path, batt__dataset=str(tmp_path / "over"), batt__depth=1, batt__overlays=n)["tasks"][0]
+               for n in (16, 0))
+    assert on["overlays"] and on["overlays"][0]["program"].startswith("overlay(")
+    assert off["overlays"] == []
+
+
 def test_batt_time_budget_s(tmp_path):
     assert batt(tmp_path, batt__depth=1, batt__time_budget_s=0.0)["summary"]["stopped"] == [["time budget", 2]]
 
