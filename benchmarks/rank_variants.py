@@ -3,8 +3,9 @@ ranking picks the two attempts per test output from the same fits and partial fi
 training tasks; evaluation is run to report.
 
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
-                                          [--device cpu|cuda] [--out F.json]
-Rankings: `default` (run-batt's: fits by `_rank_key`, then partial fits); `no-partials` (fits only);
+                                          [--overlays N] [--device cpu|cuda] [--out F.json]
+Rankings: `default` (run-batt's: fits by `_rank_key`, then overlays, then partial fits); `no-overlays`
+(fits, then partial fits); `overlays-last` (fits, partial fits, overlays); `no-partials` (fits, overlays);
 `size-first` (fits whose test outputs all have the predicted sizes first, where the task has a prediction).
 """
 from __future__ import annotations
@@ -28,11 +29,21 @@ def _sized(f, sizes) -> bool:
     return all(g is not None and (len(g), len(g[0])) == s for g, s in zip(f.outputs, sizes))
 
 
+def _fits(st) -> list:
+    return sorted(st.fits, key=batt._rank_key)
+
+
+def _partials(st) -> list:
+    return [r for _, r in st.partials]
+
+
 RANKINGS = {
-    "default": lambda st: sorted(st.fits, key=batt._rank_key) + [r for _, r in st.partials],
-    "no-partials": lambda st: sorted(st.fits, key=batt._rank_key),
+    "default": batt.ranked_records,
+    "no-overlays": lambda st: _fits(st) + _partials(st),
+    "overlays-last": lambda st: _fits(st) + _partials(st) + list(st.overlays),
+    "no-partials": lambda st: _fits(st) + list(st.overlays),
     "size-first": lambda st: sorted(st.fits, key=lambda f: (not _sized(f, st.sizes), batt._rank_key(f)))
-    + [r for _, r in st.partials],
+    + list(st.overlays) + _partials(st),
 }
 
 
@@ -49,18 +60,28 @@ def measure(dataset: str, backend, cfg: SearchConfig, n: int) -> dict:
     batt._result = keep
     try:
         t0 = time.perf_counter()
-        batt.search_shard(tasks, backend, cfg)
+        results = batt.search_shard(tasks, backend, cfg)
         seconds = time.perf_counter() - t0
     finally:
         batt._result = real
-    out = {"dataset": dataset, "tasks": len(tasks), "seconds": round(seconds, 2),
+    evals = sum(r.evaluations for r in results)
+    out = {"dataset": dataset, "tasks": len(tasks), "seconds": round(seconds, 2), "evaluations": evals,
+           "evals_per_s": round(evals / seconds),
            "test_outputs": sum(len(st.task.test_outputs or ()) for st in states)}
+    solved = {}
     for name, rank in RANKINGS.items():
         right = 0
         for st in states:
             _, correct = batt.attempts(st.task, [f.outputs for f in rank(st)])
             right += sum(correct or ())
+            solved.setdefault(name, {})[st.task.id] = sum(correct or ())
         out[name] = right
+    out["overlay_tasks"] = sum(bool(st.overlays) for st in states)
+    out["overlay_only_tasks"] = sum(bool(st.overlays) and not st.fits for st in states)
+    for name in RANKINGS:  # which tasks each ranking wins or loses against the default
+        if name != "default":
+            out[f"{name}_vs_default"] = {t: solved[name][t] - n for t, n in solved["default"].items()
+                                         if solved[name][t] != n}
     return out
 
 
@@ -70,14 +91,15 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--tasks", type=int, default=0)
     ap.add_argument("--max-states", type=int, default=2_000_000)
+    ap.add_argument("--overlays", type=int, default=SearchConfig.overlays, help="bases and layers kept per kind")
     ap.add_argument("--device", default="cuda", choices=("cpu", "cuda"))
     ap.add_argument("--out")
     a = ap.parse_args()
     backend = cupy_backend(0) if a.device == "cuda" else numpy_backend()
-    cfg = SearchConfig(depth=a.depth, max_states=a.max_states)
+    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, overlays=a.overlays)
     if a.device == "cuda":
         batt._warm_search(backend, cfg)
-    doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth,
+    doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth, "overlays": a.overlays,
            "runs": [measure(d, backend, cfg, a.tasks) for d in a.datasets.split(",")]}
     for run in doc["runs"]:
         print(json.dumps(run))
