@@ -43,10 +43,13 @@ def halves_logic(g: GridBatch, axis: str, op: str, c: int) -> GridBatch:
     xp = g.xp
     if xp is not np:
         return halves_cuda(g, ("h", "v").index(axis), list(_OPS).index(op), c)
-    a, b, ok = _halves(g, axis)
-    res = _OPS[op]((a.data != 0) & (a.data < PAD), (b.data != 0) & (b.data < PAD))
-    data = xp.where(a.data < PAD, xp.where(res, c, 0), PAD).astype(xp.uint8)
-    return finish(g, GridBatch(data, xp.where(ok, a.h, 0).astype(xp.int32), a.w))
+    def compute():  # the cells `op` marks, as 0/1, PAD outside: shared by the ten colours
+        a, b, ok = _halves(g, axis)
+        res = _OPS[op]((a.data != 0) & (a.data < PAD), (b.data != 0) & (b.data < PAD))
+        return xp.where(a.data < PAD, res, PAD).astype(xp.uint8), xp.where(ok, a.h, 0).astype(xp.int32), a.w
+    marks, h, w = memo(g, ("halves_logic", axis, op), compute)
+    lut = np.array([0, c] + [0] * (PAD - 2) + [PAD], np.uint8)
+    return finish(g, GridBatch(lut[marks], h, w))
 
 
 @family("kron", "compose", ref.kron, (Param("mode", ("fg", "majority")),))
