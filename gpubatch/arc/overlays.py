@@ -83,20 +83,26 @@ class OverlayBook:
                 st.overlay_pools[kind].offer((major, level, pi, parent), key, lambda path=path: Piece(level, path))
 
     def _fill_pieces(self) -> None:
-        """Compute the grids of every piece left in the pools: one primitive call per (level, primitive) over
-        the parents of all its pieces, recomputed from the search's levels."""
-        todo: dict[tuple[int, int], list[Piece]] = {}
+        """Compute the grids of every piece left in the pools: per level, the parents of all its pieces
+        recomputed once from the search's levels, then one primitive call per primitive."""
+        by_level: dict[int, list[Piece]] = {}
         for st in self.ts:
             for pool in st.overlay_pools:
                 for _, p in pool:
-                    todo.setdefault((p.level, p.path[2]), []).append(p)
+                    by_level.setdefault(p.level, []).append(p)
         K = self.K
-        for (level, pi), pieces in sorted(todo.items()):
-            parents = self.materialize(level - 1, np.array([p.path[1] for p in pieces]))
-            out = self.prims[pi](parents).to(np)
-            for j, p in enumerate(pieces):
-                sl = slice(j * K, (j + 1) * K)
-                p.data, p.h, p.w = out.data[sl], out.h[sl], out.w[sl]
+        for level, pieces in sorted(by_level.items()):
+            parents = np.unique(np.array([p.path[1] for p in pieces]))
+            grids = self.materialize(level - 1, parents)
+            by_prim: dict[int, list[Piece]] = {}
+            for p in pieces:
+                by_prim.setdefault(p.path[2], []).append(p)
+            for pi, group in sorted(by_prim.items()):
+                at = np.searchsorted(parents, np.array([p.path[1] for p in group]))
+                out = self.prims[pi](grids.take(self.rows(at))).to(np)
+                for j, p in enumerate(group):
+                    sl = slice(j * K, (j + 1) * K)
+                    p.data, p.h, p.w = out.data[sl], out.h[sl], out.w[sl]
 
     def compose(self) -> None:
         """Each task's overlays that reproduce every demo output, best first, into its `overlays`."""
