@@ -103,7 +103,7 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
         gs.compose()
         per_task = (time.perf_counter() - g0) / len(members)
         for i in members:
-            out[i] = _result(states[i], gs, prims, per_task, (states[i].states + 1) * K)
+            out[i] = _result(states[i], gs, per_task, (states[i].states + 1) * K)
     return [out[i] for i in range(len(tasks))]
 
 
@@ -123,17 +123,17 @@ def ranked_records(st: TaskState) -> list[FitRecord]:
     return sorted(st.fits, key=_rank_key) + list(st.overlays) + [rec for _, rec in st.partials or ()]
 
 
-def _result(st: TaskState, gs: GroupSearch, prims, seconds: float, evals: int) -> TaskResult:
-    fits = [_fit(f, gs, prims) for f in sorted(st.fits, key=_rank_key)]
+def _result(st: TaskState, gs: GroupSearch, seconds: float, evals: int) -> TaskResult:
+    fits = [_fit(f, gs) for f in sorted(st.fits, key=_rank_key)]
     preds, correct = attempts(st.task, [f.outputs for f in ranked_records(st)])
     return TaskResult(st.task.id, tuple(fits[:20]), preds, correct, st.states, evals, seconds, st.stopped,
-                      partials=tuple(_fit(f, gs, prims) for _, f in st.partials or ()),
-                      overlays=tuple(_fit(f, gs, prims) for f in st.overlays))
+                      partials=tuple(_fit(f, gs) for _, f in st.partials or ()),
+                      overlays=tuple(_fit(f, gs) for f in st.overlays))
 
 
-def _fit(f: FitRecord, gs: GroupSearch, prims) -> Fit:
+def _fit(f: FitRecord, gs: GroupSearch) -> Fit:
     """A fit record as the results show it: its program's text, length, votes and demos matched."""
-    text = f.text or (" | ".join(prims[s].text for s in gs.program_steps(f.path)) or "identity")
+    text = f.text or gs.program_text(f.path) or "identity"
     if f.learned is not None:
         text = (text + " | " if text != "identity" else "") + f.learned
     return Fit(text, f.length, f.votes, f.matched)

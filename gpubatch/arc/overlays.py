@@ -47,7 +47,7 @@ class Piece:
 
 class OverlayBook:
     """Overlay pools and composition (a mixin of GroupSearch: reads `ts`, `K`, `xp`, `prims`, `cfg`, `rows`,
-    `levels`, `targets`, `inp`)."""
+    `levels`, `targets`, `inp`, `program_text`)."""
 
     def _overlay_pools(self, level: int, ids: np.ndarray, task_d, sc) -> None:
         """Offer one chunk's overlay candidates: `sc` holds [P, m] device arrays (`statescore.Scores`) over the
@@ -128,9 +128,7 @@ class OverlayBook:
     def _piece_text(self, p: Piece | None) -> str:
         if p is None:
             return "zeros"
-        if p.path is None:
-            return "input"
-        return " | ".join(self.prims[s].text for s in self.program_steps(p.path))
+        return "input" if p.path is None else self.program_text(p.path)
 
 
 def compose_task(st, inp: Piece, targets: list[np.ndarray]) -> list[tuple]:
@@ -151,7 +149,7 @@ def compose_task(st, inp: Piece, targets: list[np.ndarray]) -> list[tuple]:
     def cells(p: Piece) -> np.ndarray:
         return np.concatenate([p.grid(k).ravel() for k in range(n)])
 
-    act = np.stack([(cells(p) != 0) if kind == COLOUR else (cells(p) != cells(inp)) for kind, p in layers])
+    act = np.stack([_active(kind, cells(p), cells(inp)) for kind, p in layers])
     tests = [tuple(p.grid(k).shape for k in range(n, K)) for _, p in layers]
     found = []
     for b in bases:
@@ -182,6 +180,11 @@ def compose_task(st, inp: Piece, targets: list[np.ndarray]) -> list[tuple]:
     return out[:KEEP]
 
 
+def _active(kind: int, cells: np.ndarray, inp: np.ndarray) -> np.ndarray:
+    """Where a layer's cells are active: not 0 (a colour layer), unlike the input's (an edit layer)."""
+    return cells != 0 if kind == COLOUR else cells != inp
+
+
 def _fits_shapes(p: Piece, targets: list[np.ndarray], sizes) -> bool:
     """Whether `p`'s demo grids have the targets' shapes and its test grids the predicted sizes."""
     n = len(targets)
@@ -198,7 +201,7 @@ def _stack(base: Piece | None, parts: list, inp: Piece, n: int, K: int) -> list:
         g = base.grid(k).copy() if base is not None else np.zeros_like(top)
         for kind, p in reversed(parts):
             x = p.grid(k)
-            mask = (x != 0) if kind == COLOUR else (x != inp.grid(k))
+            mask = _active(kind, x, inp.grid(k))
             g[mask] = x[mask]
         outs.append(g.tolist())
     return outs

@@ -26,7 +26,7 @@ class PartialBook:
         xp, K = self.xp, self.K
         P, m = partial.shape
         n_level = len(self.levels[level - 1].task)
-        limits = np.array([entry_limits([st.partials], level, P, n_level)[0] for st in self.ts], np.int64)
+        limits = entry_limits([st.partials for st in self.ts], level, P, n_level)
         ok = (partial > 0) & within(xp, K - partial, limits, task_d, ids, P, n_level)
         idx = xp.flatnonzero(ok.ravel())
         if not len(idx):

@@ -57,7 +57,8 @@ class Pool:
     def __init__(self, keep: int) -> None:
         self.keep = keep
         self.items: list[tuple[tuple, Any]] = []
-        self.ranks: dict[Any, tuple] = {}
+        self.ranks: dict[Any, tuple] = {}  # key -> rank of its record
+        self.keys: dict[tuple, Any] = {}  # rank -> key
 
     def __iter__(self) -> Iterator[tuple[tuple, Any]]:
         return iter(self.items)
@@ -66,7 +67,7 @@ class Pool:
         return len(self.items)
 
     def worst(self) -> tuple | None:
-        """The rank a newcomer must beat (or tie on its first element), None while the pool has room."""
+        """The rank a newcomer must beat, None while the pool has room."""
         return self.items[-1][0] if self.items and len(self.items) >= self.keep else None
 
     def offer(self, rank: tuple, key, make) -> Any | None:
@@ -78,16 +79,19 @@ class Pool:
         if held is None and len(self.items) >= self.keep and (not self.items or rank >= self.items[-1][0]):
             return None
         if held is not None:
-            self.items = [e for e in self.items if e[0] != held]
+            self._drop([e for e in self.items if e[0] == held])
         rec = make()
         self.items.append((rank, rec))
         self.items.sort(key=lambda e: e[0])
-        self.ranks[key] = rank
-        for r, _ in self.items[self.keep:]:
-            self.ranks = {k: v for k, v in self.ranks.items() if v != r}
-        del self.items[self.keep:]
+        self.ranks[key], self.keys[rank] = rank, key
+        self._drop(self.items[self.keep:])
         return rec
+
+    def _drop(self, entries: list) -> None:
+        for rank, _ in entries:
+            del self.ranks[self.keys.pop(rank)]
+        self.items = [e for e in self.items if e[0] in self.keys]
 
     def holds(self, rank: tuple) -> bool:
         """Whether the record entered under `rank` is still in the pool."""
-        return any(r == rank for r, _ in self.items)
+        return rank in self.keys

@@ -323,6 +323,10 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
             else:
                 self._fits(len(steps), ids, ids, -1, C, text=prog.text)
 
+    def program_text(self, path: tuple[int, int, int]) -> str:
+        """The program of the state at `path`, as text ("" for none: the input)."""
+        return " | ".join(self.prims[s].text for s in self.program_steps(path))
+
     def program_steps(self, path: tuple[int, int, int]) -> list[int]:
         level, idx, pi = path
         steps = [pi] if pi >= 0 else []
