@@ -4,9 +4,13 @@ training tasks; evaluation is run to report.
 
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
-Rankings: `default` (run-batt's: fits by `_rank_key`, then overlays, then partial fits); `no-overlays`
+Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together by `_rank_key`,
+then overlays and partial fits, each kind followed by the copy's); `no-overlays`
 (fits, then partial fits); `overlays-last` (fits, partial fits, overlays); `no-partials` (fits, overlays);
-`size-first` (fits whose test outputs all have the predicted sizes first, where the task has a prediction).
+`size-first` (fits whose test outputs all have the predicted sizes first, where the task has a prediction);
+`no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
+after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
+fits and the task's of one length by votes, not the task's first).
 """
 from __future__ import annotations
 
@@ -29,21 +33,44 @@ def _sized(f, sizes) -> bool:
     return all(g is not None and (len(g), len(g[0])) == s for g, s in zip(f.outputs, sizes))
 
 
-def _fits(st) -> list:
-    return sorted(st.fits, key=batt._rank_key)
+def _kinds(st) -> tuple[list, list, list]:
+    """Fits (the task's and its normalised copy's together), overlays and partial fits, as `default` has them."""
+    (fits, overlays, partials), (cfits, coverlays, cpartials) = batt._by_kind(st)
+    return sorted(fits + cfits, key=batt._rank_key), overlays + coverlays, partials + cpartials
 
 
-def _partials(st) -> list:
-    return [r for _, r in st.partials]
+def _own(st) -> list:
+    """The task's own records, without its colour-normalised copy's."""
+    return [r for kind in batt.record_kinds(st) for r in kind]
+
+
+def _fits_apart(st) -> list:
+    """The copy's fits after all of the task's own fits, then the rest as in `default`."""
+    own, copy = batt._by_kind(st)
+    return own[0] + copy[0] + own[1] + copy[1] + own[2] + copy[2]
+
+
+def _copy_by_votes(st) -> list:
+    """As `default`, but a copy's fit and the task's own of the same length ranked by votes alone."""
+    fits, overlays, partials = _kinds(st)
+    return sorted(fits, key=lambda f: batt._rank_key(f)[:4] + batt._rank_key(f)[5:]) + overlays + partials
+
+
+def _size_first(st) -> list:
+    fits, overlays, partials = _kinds(st)
+    return sorted(fits, key=lambda f: not _sized(f, st.sizes)) + overlays + partials
 
 
 RANKINGS = {
     "default": batt.ranked_records,
-    "no-overlays": lambda st: _fits(st) + _partials(st),
-    "overlays-last": lambda st: _fits(st) + _partials(st) + list(st.overlays),
-    "no-partials": lambda st: _fits(st) + list(st.overlays),
-    "size-first": lambda st: sorted(st.fits, key=lambda f: (not _sized(f, st.sizes), batt._rank_key(f)))
-    + list(st.overlays) + _partials(st),
+    "no-norm": _own,
+    "norm-last": lambda st: _own(st) + batt.normalised_records(st),
+    "fits-apart": _fits_apart,
+    "copy-by-votes": _copy_by_votes,
+    "no-overlays": lambda st: _kinds(st)[0] + _kinds(st)[2],
+    "overlays-last": lambda st: _kinds(st)[0] + _kinds(st)[2] + _kinds(st)[1],
+    "no-partials": lambda st: _kinds(st)[0] + _kinds(st)[1],
+    "size-first": _size_first,
 }
 
 
@@ -92,14 +119,19 @@ def main() -> None:
     ap.add_argument("--tasks", type=int, default=0)
     ap.add_argument("--max-states", type=int, default=2_000_000)
     ap.add_argument("--overlays", type=int, default=SearchConfig.overlays, help="bases and layers kept per kind")
+    ap.add_argument("--colour-norm", type=int, default=1, help="1: search colour-normalised copies too")
+    ap.add_argument("--norm-shallower", type=int, default=SearchConfig.norm_shallower,
+                    help="levels fewer than --depth that the copies are searched to")
     ap.add_argument("--device", default="cuda", choices=("cpu", "cuda"))
     ap.add_argument("--out")
     a = ap.parse_args()
     backend = cupy_backend(0) if a.device == "cuda" else numpy_backend()
-    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, overlays=a.overlays)
+    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, overlays=a.overlays, colour_norm=bool(a.colour_norm),
+                       norm_shallower=a.norm_shallower)
     if a.device == "cuda":
         batt._warm_search(backend, cfg)
     doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth, "overlays": a.overlays,
+           "colour_norm": a.colour_norm, "norm_shallower": a.norm_shallower,
            "runs": [measure(d, backend, cfg, a.tasks) for d in a.datasets.split(",")]}
     for run in doc["runs"]:
         print(json.dumps(run))

@@ -32,6 +32,7 @@ class FitRecord:
     rule: str | None = None  # a fit up to a local rule of this feature kind (`rules`), learned from the demos
     unseen: int = 0  # a rule fit's test cells whose feature no demo showed (kept as they are): a partial fit
     matched: int = 0  # a partial fit (`partials`): the demo outputs it reproduces, not all; 0 for a fit
+    normalised: bool = False  # found on the task's colour-normalised copy; outputs mapped back (`colournorm`)
 
     @property
     def length(self) -> int:

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..engine import Timeline
 from ..engine.procs import stop_requested
+from .colournorm import NormView
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
@@ -50,6 +51,8 @@ class SearchConfig:
     store_bytes: int = 1 << 30  # frontier grids kept up to this size; larger levels are recomputed
     partial_fits: int = 8  # partial fits kept per task (`partials`); 0: none
     overlays: int = 16  # bases and layers of each kind kept per task for overlays (`overlays`); 0: none
+    colour_norm: bool = True  # also search each task's colour-normalised copy (`colournorm`) where it differs
+    norm_shallower: int = 1  # levels fewer than `depth` that the copies are searched to
 
 
 @dataclass
@@ -62,6 +65,9 @@ class TaskState:
     partials: Pool | None = None  # the best partial fits, (rank, FitRecord), best first
     overlay_pools: list | None = None  # bases, colour layers, edit layers (`overlays`), each a Pool of Pieces
     overlays: list = field(default_factory=list)  # overlays that reproduce every demo (FitRecords), best first
+    depth: int | None = None  # this task's own depth, where less than the search's
+    view: TaskState | None = None  # the search of the task's colour-normalised copy (`colournorm`), if any
+    norm: NormView | None = None  # that copy's renaming of each grid pair
 
 
 @dataclass
@@ -291,12 +297,15 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
         used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
         runs = P - sum(prim.family.first for prim in self.prims)  # primitives that run past depth 1
         allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, runs))
+        deeper = xp.asarray(np.array([(self.cfg.depth if st.depth is None else st.depth) > level + 1
+                                      for st in self.ts]))
+        allowed = xp.where(deeper, allowed, 0)  # a task searched to a lesser depth keeps no states past it
         by_task = xp.argsort(tasks.astype(xp.int64) * 1024 + (self.K - score), kind="stable")
         per_task = xp.bincount(tasks, minlength=T)
         rank = xp.empty(len(tasks), xp.int64)
         rank[by_task] = xp.arange(len(tasks)) - (xp.cumsum(per_task) - per_task)[tasks[by_task]]
         keep = rank < allowed[tasks]
-        for t in np.flatnonzero(host(xp, per_task > allowed)):
+        for t in np.flatnonzero(host(xp, (per_task > allowed) & deeper)):
             self.ts[int(t)].stopped = "state budget"
         parents, prims, tasks = parents[keep], prims[keep], tasks[keep]
         lv = _Level(host(xp, parents), host(xp, prims), host(xp, tasks))  # still (primitive, parent) order

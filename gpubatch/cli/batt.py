@@ -95,6 +95,8 @@ def register(app: typer.Typer) -> None:
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                             max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"),
                             partial_fits=cfg.get("batt.partial_fits"), overlays=cfg.get("batt.overlays"),
+                            colour_norm=cfg.get("batt.colour_norm"),
+                            norm_shallower=cfg.get("batt.colour_norm_shallower"),
                             store_bytes=SearchConfig.store_bytes if cfg.get("gpu.memory.keep_in_vram") else 0)
         if compare not in (None, "cpu", "cuda"):
             raise UserError(f"--compare {compare!r}: expected cpu or cuda")

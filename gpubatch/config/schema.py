@@ -143,6 +143,10 @@ KEYS: tuple[Key, ...] = (
        "give test outputs of the predicted size), tried after every fit; 0: none.", min=0, max=1000),
     _k("batt.overlays", int, 16, "Bases and layers of each kind kept per task for overlays (outputs stacked from "
        "several programs' grids), tried after every fit and before partial fits; 0: none.", min=0, max=1000),
+    _k("batt.colour_norm", bool, True, "Also search each task's colour-normalised copy (every grid pair's colours "
+       "renamed by their roles in its input) where the pairs' renamings differ; its answers are mapped back."),
+    _k("batt.colour_norm_shallower", int, 1, "Levels fewer than the depth that colour-normalised copies are "
+       "searched to (at least depth 1).", min=0, max=8),
     _k("batt.time_budget_s", float, 600.0, "Seconds of search per run before tasks stop expanding.",
        min=0.0, max=1e7),
     # bench

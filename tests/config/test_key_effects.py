@@ -502,6 +502,31 @@ def test_batt_overlays(tmp_path):
     assert off["overlays"] == []
 
 
+def _swap_tasks(tmp_path) -> str:
+    """A folder holding the task only a colour-normalised copy solves (`tests/arc/test_colournorm.py`)."""
+    from tests.arc.test_colournorm import _swap_task
+
+    task = _swap_task()
+    (tmp_path / "swap").mkdir(exist_ok=True)
+    (tmp_path / "swap" / "s.json").write_text(json.dumps(
+        {"train": [{"input": a, "output": b} for a, b in task.train],
+         "test": [{"input": task.test_inputs[0], "output": task.test_outputs[0]}]}))
+    return str(tmp_path / "swap")
+
+
+def test_batt_colour_norm(tmp_path):
+    on, off = (batt(tmp_path, batt__dataset=_swap_tasks(tmp_path), batt__depth=1, batt__colour_norm=flag)["tasks"][0]
+               for flag in (True, False))
+    assert on["correct"] == [True] and any(f["program"].startswith("colournorm | ") for f in on["fits"])
+    assert off["correct"] == [False] and not any(f["program"].startswith("colournorm") for f in off["fits"])
+
+
+def test_batt_colour_norm_shallower(tmp_path):
+    deep, shallow = (batt(tmp_path, batt__dataset=_swap_tasks(tmp_path), batt__depth=2,
+                          batt__colour_norm_shallower=n)["tasks"][0] for n in (0, 1))
+    assert deep["states"] > shallow["states"]  # the copy searched to depth 2, then to depth 1
+
+
 def test_batt_time_budget_s(tmp_path):
     assert batt(tmp_path, batt__depth=1, batt__time_budget_s=0.0)["summary"]["stopped"] == [["time budget", 2]]
 
