@@ -29,6 +29,15 @@ def get_xp(a: Any):
     return np
 
 
+def row_counts(xp, mask):
+    """int64 [m]: the True cells of each row of a bool `[m, 900]` mask. On NumPy, 4 cells a 32-bit word are
+    added at once (each byte lane sums at most 225 ones, so no lane carries): 6x `count_nonzero` on CPU2."""
+    if xp is not np:
+        return xp.count_nonzero(mask, axis=1)
+    s = np.ascontiguousarray(mask).reshape(len(mask), CELLS).view(np.uint32).sum(axis=1, dtype=np.uint32)
+    return ((s & 0xFF) + ((s >> 8) & 0xFF) + ((s >> 16) & 0xFF) + (s >> 24)).astype(np.int64)
+
+
 @dataclass
 class GridBatch:
     """B grids: `data[B, 30, 30]` uint8 (PAD outside each grid), `h[B]` and `w[B]` int32 (0 = invalid)."""

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .colourmap import map_fits
-from .grids import CELLS, GridBatch, word_mult_device
+from .grids import CELLS, GridBatch, row_counts, word_mult_device
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def score_states_xp(C: GridBatch, task, tg: Targets, open_) -> Scores:
     rows = xp.flatnonzero(shaped.ravel())  # only grids of the target's shape need their cells compared
     cells = C.data.reshape(-1, CELLS)[rows]
     ne = cells != tg.grids.data.reshape(-1, CELLS)[trows[rows]]
-    bad = xp.count_nonzero(ne, axis=1)  # wrong cells per grid
+    bad = row_counts(xp, ne)  # wrong cells per grid
     same = xp.zeros(n * K, bool)
     same[rows] = bad == 0
     matched = same.reshape(n, K).sum(axis=1, dtype=xp.int32)
@@ -125,16 +125,16 @@ def _layer_counts(C: GridBatch, comp, rows, cells, ne, bad, trows, tg: Targets, 
         return xp.bincount(owner, weights=v, minlength=n).astype(xp.int32)
     wrong = xp.where(comp, per_state(bad), -1).astype(xp.int32)
     # cells not 0 (padding, PAD, is not 0 either: taken off) and those of them that are wrong
-    act = per_state(xp.count_nonzero(cells, axis=1) - (CELLS - C.h[rows] * C.w[rows]))
-    cnz = xp.where(comp & (per_state(xp.count_nonzero(ne & (cells != 0), axis=1)) == 0) & (act > 0), act, 0)
+    act = per_state(row_counts(xp, cells != 0) - (CELLS - C.h[rows] * C.w[rows]))
+    cnz = xp.where(comp & (per_state(row_counts(xp, ne & (cells != 0))) == 0) & (act > 0), act, 0)
     ced = xp.zeros(n, xp.int32)
     if tg.inputs is not None:
         src = tg.inputs
         ch, cw = C.h.reshape(n, K), C.w.reshape(n, K)
         same = ((ch == src.h[trows].reshape(n, K)) & (cw == src.w[trows].reshape(n, K))).all(axis=1)
         ed = cells != src.data.reshape(-1, CELLS)[trows[rows]]
-        act = per_state(xp.count_nonzero(ed, axis=1))
-        ced = xp.where(comp & same & (per_state(xp.count_nonzero(ed & ne, axis=1)) == 0) & (act > 0), act, 0)
+        act = per_state(row_counts(xp, ed))
+        ced = xp.where(comp & same & (per_state(row_counts(xp, ed & ne)) == 0) & (act > 0), act, 0)
     return wrong, cnz.astype(xp.int32), ced.astype(xp.int32)
 
 

@@ -180,3 +180,14 @@ def test_kernel_equals_reference_on_corpus(K):
     for r, g, x in zip(ref, got, via_xp):
         assert np.array_equal(r, cupy.asnumpy(g))
         assert np.array_equal(r, cupy.asnumpy(x))
+
+
+def test_row_counts_equal_count_nonzero():
+    """The word-at-a-time count of True cells per row, at its extremes (no cell, every cell) and at random."""
+    from gpubatch.arc.grids import CELLS, row_counts
+
+    rng = np.random.default_rng(3)
+    mask = rng.random((500, CELLS)) < rng.random((500, 1))
+    mask[0], mask[1] = False, True
+    assert row_counts(np, mask).tolist() == np.count_nonzero(mask, axis=1).tolist()
+    assert row_counts(np, mask[:0]).shape == (0,)
