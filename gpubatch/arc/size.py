@@ -6,9 +6,11 @@ neighbours, one colour) and of its least frequent colour, its rows and columns o
 merged, the cells of a grid divided by lines, and counts of objects and colours. A rule gives one dimension of
 the output as a feature times a small factor, divided by one, plus a small offset, or as a constant (the first
 demo's). For each task and each dimension the first rule, in a fixed order from the simplest, that gives every
-demo's output is kept and applied to the test inputs. Written against the array module: the features and the
-fit are a few array passes over all grids of all tasks, on NumPy or CuPy alike. The search keeps partial fits
-(`partials`) only where their test outputs have the predicted sizes.
+demo's output is kept and applied to the test inputs; a constant kept beside a feature of a pair (a bounding
+box's height) gives way to the pair's other feature (its width) where that fits the demos too. Written
+against the array module: the features and the fit are a few array passes over all grids of all tasks, on
+NumPy or CuPy alike. The search keeps partial fits (`partials`) only where their test outputs have the
+predicted sizes.
 """
 from __future__ import annotations
 
@@ -67,6 +69,22 @@ def _rules(dim: int) -> list[SizeRule]:
 
 
 RULES = (_rules(0), _rules(1))
+_CONST_AT = tuple(next(i for i, r in enumerate(rs) if r.feature == CONST) for rs in RULES)
+
+
+def _partners(dim: int) -> list[int]:
+    """For each rule of dimension `dim`: the index of the same form over its pair's other feature among the
+    other dimension's rules (-1 for a constant, a count, or a feature of the other dimension)."""
+    index = {(r.feature, r.factor, r.divisor, r.offset, r.floor): i for i, r in enumerate(RULES[1 - dim])}
+    out = []
+    for r in RULES[dim]:
+        own = 0 <= r.feature < 2 * len(_PAIRS) and r.feature % 2 == dim
+        twin = (r.feature - dim + (1 - dim), r.factor, r.divisor, r.offset, r.floor)
+        out.append(index.get(twin, -1) if own else -1)
+    return out
+
+
+_PARTNER = (_partners(0), _partners(1))
 
 
 def features(g: GridBatch):
@@ -151,18 +169,29 @@ def predict_sizes(grids: GridBatch, task_of, is_demo, out_h, out_w, n_tasks: int
     first = xp.searchsorted(task_of, xp.arange(n_tasks))  # each task's first grid, a demo
     first_of = first[xp.minimum(task_of, n_tasks - 1)]
     idx = xp.arange(len(grids))
-    preds, kept = [], []
-    for dim, target in enumerate((xp.asarray(out_h, dtype=xp.int64), xp.asarray(out_w, dtype=xp.int64))):
+    targets = (xp.asarray(out_h, dtype=xp.int64), xp.asarray(out_w, dtype=xp.int64))
+    vals, fits = [], []
+    for dim, target in enumerate(targets):
         rules = RULES[dim]
         r = len(rules)
-        vals = _values(feat, target[first_of], rules, xp)
-        wrong = is_demo.reshape(-1, 1) & (vals != target.reshape(-1, 1))
+        v = _values(feat, target[first_of], rules, xp)
+        wrong = is_demo.reshape(-1, 1) & (v != target.reshape(-1, 1))
         key = (task_of.reshape(-1, 1) * r + xp.arange(r).reshape(1, -1)).ravel()
-        fits = xp.bincount(key, weights=wrong.ravel().astype(xp.float64), minlength=n_tasks * r).reshape(
-            n_tasks, r) == 0
-        some = fits.any(axis=1)
-        choice = xp.where(some, fits.argmax(axis=1), 0)  # else rule 0: the input's own dimension
-        pred = vals[idx, choice[task_of]]
+        vals.append(v)
+        fits.append(xp.bincount(key, weights=wrong.ravel().astype(xp.float64), minlength=n_tasks * r).reshape(
+            n_tasks, r) == 0)
+    choices = [xp.where(f.any(axis=1), f.argmax(axis=1), -1) for f in fits]
+    for dim in (0, 1):  # a constant beside a feature's dimension: that feature's other dimension, where it fits
+        other = choices[1 - dim]
+        partner = xp.asarray(_PARTNER[1 - dim])[xp.maximum(other, 0)]
+        ok = (choices[dim] == _CONST_AT[dim]) & (other >= 0) & (partner >= 0)
+        ok &= fits[dim][xp.arange(n_tasks), xp.maximum(partner, 0)]
+        choices[dim] = xp.where(ok, partner, choices[dim])
+    preds, kept = [], []
+    for dim in (0, 1):
+        rules, some = RULES[dim], choices[dim] >= 0
+        choice = xp.maximum(choices[dim], 0)  # no rule fits: rule 0, the input's own dimension
+        pred = vals[dim][idx, choice[task_of]]
         own = feat[:, dim]  # a size no grid can have (doubled past 30, an object that is not there): the input's
         preds.append(xp.where((pred >= 1) & (pred <= MAX), pred, own))
         chosen = zip(host(xp, choice).tolist(), host(xp, some).tolist())

@@ -54,6 +54,16 @@ def test_sizes_read_from_what_the_grids_hold():
     assert [fit.rows[k].describe() for k in range(3)] == ["box_h", "cells_r", "runs_r"]
 
 
+def test_a_constant_beside_a_features_dimension_takes_that_features_other_dimension():
+    """The box's width is 3 in both demos: the constant fits the columns, but the rows follow the box, so the
+    columns do too (a test box 4 wide gives 4 columns, not 3)."""
+    boxed = Task("k", ((framed(9, 9, 1, 2, 2, 3), grid(2, 3)), (framed(10, 10, 3, 1, 5, 3), grid(5, 3))),
+                 (framed(12, 12, 2, 2, 4, 4),))
+    sizes, fit = predict_for_tasks([boxed])
+    assert sizes == [[(4, 4)]]
+    assert (fit.rows[0].describe(), fit.cols[0].describe()) == ("box_h", "box_w")
+
+
 def test_a_task_no_rule_fits_keeps_the_inputs_size():
     odd = task([((3, 3), (7, 1)), ((4, 4), (2, 9))], [(5, 6)])
     sizes, fit = predict_for_tasks([odd, task([((2, 2), (2, 2))], [(3, 3)])])
