@@ -93,6 +93,26 @@ def test_crop_fast_path_equals_formulas():
     assert (fast.data == ref_.data).all() and (fast.h == ref_.h).all() and (fast.w == ref_.w).all()
 
 
+def test_colour_tables_two_cells_at_a_time_equal_one_at_a_time():
+    """`apply_lut`'s NumPy paths (one table, tables grouped by row; large batches through tables of cell pairs)
+    give the per-cell lookup's result, PAD cells included."""
+    import numpy as np
+
+    from gpubatch.arc.kernels import apply_lut
+
+    from .corpus import random_grids, as_lists
+
+    g = GridBatch.from_lists(as_lists(random_grids()[:600]))
+    rng = np.random.default_rng(5)
+    lut = rng.integers(0, 10, (len(g), 11)).astype(np.uint8)
+    lut[:, 10] = 10
+    lut[::2] = lut[0]  # half the grids share one table
+    want = np.take_along_axis(lut, g.data.reshape(len(g), -1).astype(np.int64), axis=1).reshape(g.data.shape)
+    assert (apply_lut(g, lut).data == want).all()
+    assert (apply_lut(g, lut[:1]).data == lut[0][g.data]).all()
+    assert (apply_lut(g.take(np.arange(3)), lut[:3]).data == want[:3]).all()  # small: one cell at a time
+
+
 def _both(text: str, grid):
     """The batched result of primitive `text` on one grid, checked equal to its reference."""
     prim = next(p for p in REGISTRY.instances() if p.text == text)
