@@ -100,7 +100,7 @@ def test_colour_tables_two_cells_at_a_time_equal_one_at_a_time():
 
     from gpubatch.arc.kernels import apply_lut
 
-    from .corpus import random_grids, as_lists
+    from .corpus import as_lists, random_grids
 
     g = GridBatch.from_lists(as_lists(random_grids()[:600]))
     rng = np.random.default_rng(5)
