@@ -105,7 +105,7 @@ def label_scipy(g: GridBatch, excl, conn8: bool, univalued: bool):
     active = ((cells // MAX < g.h.reshape(n, 1)) & (cells % MAX < g.w.reshape(n, 1))
               & (g.data.reshape(n, CELLS) != excl.reshape(n, 1)))
     structure = np.ones((3, 3), bool) if conn8 else None
-    lab = np.zeros((n, CELLS), np.int64)
+    lab = np.zeros(n * CELLS, np.int64)
     colours = range(10) if univalued else (None,)
     offset = 0
     d = g.data.reshape(n, CELLS)
@@ -117,10 +117,10 @@ def label_scipy(g: GridBatch, excl, conn8: bool, univalued: bool):
         canvas = np.zeros((len(sel), MAX + 1, MAX), bool)  # a blank row under each grid separates them
         canvas[:, :MAX, :] = mask[sel].reshape(len(sel), MAX, MAX)
         lc, count = ndimage.label(canvas.reshape(len(sel) * (MAX + 1), MAX), structure=structure)
-        lc = lc.reshape(len(sel), MAX + 1, MAX)[:, :MAX, :].reshape(len(sel), CELLS)
-        lab[sel] = np.where(lc > 0, lc + offset, lab[sel])
+        lc = lc.reshape(len(sel), MAX + 1, MAX)[:, :MAX, :]
+        # the mask's cells come in the same row order here and in the canvas: one scatter of their labels
+        lab[np.flatnonzero(mask)] = lc[lc > 0] + offset
         offset += count
-    lab = lab.reshape(-1)
     # rename each label to its first cell's index within its grid
     first = np.full(offset + 1, -1, np.int64)
     pos = np.flatnonzero(lab)
