@@ -64,6 +64,15 @@ def test_a_constant_beside_a_features_dimension_takes_that_features_other_dimens
     assert (fit.rows[0].describe(), fit.cols[0].describe()) == ("box_h", "box_w")
 
 
+def test_a_row_as_long_as_the_input_has_coloured_cells():
+    """d631b094's kind: the output lists the input's cells that are not 0, whatever colour is most common."""
+    coloured = Task("n", ((grid(3, 3, 0, [(0, 1, 2), (2, 2, 2)]), grid(1, 2, 2)),
+                          (grid(3, 3, 0, [(0, 0, 7), (1, 1, 7), (2, 0, 7)]), grid(1, 3, 7))),
+                    (grid(3, 3, 4, [(0, 0, 0), (1, 1, 0), (2, 2, 0), (2, 1, 0)]),))
+    sizes, fit = predict_for_tasks([coloured])
+    assert sizes == [[(1, 5)]] and fit.cols[0].describe() == "filled"
+
+
 def test_a_task_no_rule_fits_keeps_the_inputs_size():
     odd = task([((3, 3), (7, 1)), ((4, 4), (2, 9))], [(5, 6)])
     sizes, fit = predict_for_tasks([odd, task([((2, 2), (2, 2))], [(3, 3)])])
