@@ -33,12 +33,6 @@ def _sized(f, sizes) -> bool:
     return all(g is not None and (len(g), len(g[0])) == s for g, s in zip(f.outputs, sizes))
 
 
-def _kinds(st) -> tuple[list, list, list]:
-    """Fits (the task's and its normalised copy's together), overlays and partial fits, as `default` has them."""
-    (fits, overlays, partials), (cfits, coverlays, cpartials) = batt._by_kind(st)
-    return sorted(fits + cfits, key=batt._rank_key), overlays + coverlays, partials + cpartials
-
-
 def _own(st) -> list:
     """The task's own records, without its colour-normalised copy's."""
     return [r for kind in batt.record_kinds(st) for r in kind]
@@ -52,12 +46,20 @@ def _fits_apart(st) -> list:
 
 def _copy_by_votes(st) -> list:
     """As `default`, but a copy's fit and the task's own of the same length ranked by votes alone."""
-    fits, overlays, partials = _kinds(st)
+    fits, overlays, partials = batt.merged_kinds(st)
     return sorted(fits, key=lambda f: batt._rank_key(f)[:4] + batt._rank_key(f)[5:]) + overlays + partials
 
 
+def _kinds_in(*which: int):
+    """A ranking of `default`'s kinds (0 fits, 1 overlays, 2 partial fits) in this order, the others left out."""
+    def rank(st) -> list:
+        kinds = batt.merged_kinds(st)
+        return [r for k in which for r in kinds[k]]
+    return rank
+
+
 def _size_first(st) -> list:
-    fits, overlays, partials = _kinds(st)
+    fits, overlays, partials = batt.merged_kinds(st)
     return sorted(fits, key=lambda f: not _sized(f, st.sizes)) + overlays + partials
 
 
@@ -67,9 +69,9 @@ RANKINGS = {
     "norm-last": lambda st: _own(st) + batt.normalised_records(st),
     "fits-apart": _fits_apart,
     "copy-by-votes": _copy_by_votes,
-    "no-overlays": lambda st: _kinds(st)[0] + _kinds(st)[2],
-    "overlays-last": lambda st: _kinds(st)[0] + _kinds(st)[2] + _kinds(st)[1],
-    "no-partials": lambda st: _kinds(st)[0] + _kinds(st)[1],
+    "no-overlays": _kinds_in(0, 2),
+    "overlays-last": _kinds_in(0, 2, 1),
+    "no-partials": _kinds_in(0, 1),
     "size-first": _size_first,
 }
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
-from .colournorm import normalise
+from .colournorm import normalise, renamings
 from .fits import FitRecord
 from .programs import Program
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
@@ -118,10 +118,11 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
 
 
 # Ranking: exact fits and complete fits up to a local rule, shorter first (a rule is a step); then fits up to a
-# colour map; then partial rule fits, fewest unseen cells first (`rules`). Within each, exact before rule,
-# a fit of the task's colour-normalised copy after the task's own, more programs agreeing first, then by last
-# primitive and parent state (an order that does not depend on batching). On ARC-AGI-1 training (H100, 2026-11-26), complete rule fits ranked by length among the exact ones
-# rather than after them gained a task (bb43febb) and lost none.
+# colour map; then partial rule fits, fewest unseen cells first (`rules`). Within each, exact before rule, a fit
+# of the task's colour-normalised copy after the task's own, more programs agreeing first, then by last
+# primitive and parent state (an order that does not depend on batching). On ARC-AGI-1 training (H100,
+# 2026-11-26), complete rule fits ranked by length among the exact ones rather than after them gained a task
+# (bb43febb) and lost none.
 def _rank_key(f: FitRecord) -> tuple:
     group = 2 if f.unseen else 1 if f.cmap is not None else 0
     return (group, f.unseen, f.length, f.rule is not None, f.normalised, -f.votes,
@@ -150,22 +151,26 @@ def _by_kind(st: TaskState) -> tuple[tuple, tuple]:
 # partial fits, the copy's partial fits. ARC-AGI-1 training at depth 3, copies at depth 2 (H200, 2026-11-28):
 # 186/416, against 174 with the copy's fits after the task's own, 171 with all of the copy's records after all
 # of the task's, and 169 without copies.
-def ranked_records(st: TaskState) -> list[FitRecord]:
-    """A task's records in attempt order: fits, overlays, then partial fits (`record_kinds`), the normalised
-    copy's fits ranked with the task's own, its other records after the task's of their kind."""
+def merged_kinds(st: TaskState) -> tuple[list[FitRecord], list[FitRecord], list[FitRecord]]:
+    """Fits (the task's and its normalised copy's ranked together), overlays and partial fits (the copy's after
+    the task's of each kind)."""
     (fits, overlays, partials), (cfits, coverlays, cpartials) = _by_kind(st)
-    return sorted(fits + cfits, key=_rank_key) + overlays + coverlays + partials + cpartials
+    return sorted(fits + cfits, key=_rank_key), overlays + coverlays, partials + cpartials
+
+
+def ranked_records(st: TaskState) -> list[FitRecord]:
+    """A task's records in attempt order: fits, then overlays, then partial fits (`merged_kinds`)."""
+    return [r for kind in merged_kinds(st) for r in kind]
 
 
 def _result(st: TaskState, gs: GroupSearch, seconds: float, evals: int) -> TaskResult:
-    preds, correct = attempts(st.task, [f.outputs for f in ranked_records(st)])
-    (fits, overlays, partials), (cfits, coverlays, cpartials) = _by_kind(st)
+    fits, overlays, partials = merged_kinds(st)
+    preds, correct = attempts(st.task, [f.outputs for f in fits + overlays + partials])
     states = st.states + (st.view.states if st.view is not None else 0)
     stopped = st.stopped or (st.view.stopped if st.view is not None else None)
-    return TaskResult(st.task.id, tuple(_fit(f, gs) for f in sorted(fits + cfits, key=_rank_key)[:20]), preds,
-                      correct, states, evals, seconds, stopped,
-                      partials=tuple(_fit(f, gs) for f in partials + cpartials),
-                      overlays=tuple(_fit(f, gs) for f in overlays + coverlays))
+    return TaskResult(st.task.id, tuple(_fit(f, gs) for f in fits[:20]), preds, correct, states, evals, seconds,
+                      stopped, partials=tuple(_fit(f, gs) for f in partials),
+                      overlays=tuple(_fit(f, gs) for f in overlays))
 
 
 def _fit(f: FitRecord, gs: GroupSearch) -> Fit:
@@ -238,7 +243,7 @@ def copy_depth(cfg: SearchConfig) -> int:
 
 def _copy_work(t: Task, cfg: SearchConfig) -> int:
     """Primitive applications per grid of the task's colour-normalised copy (0 where it has none)."""
-    if not cfg.colour_norm or not cfg.depth or normalise(t) is None:
+    if not cfg.colour_norm or not cfg.depth or renamings(t) is None:
         return 0
     return _per_grid(cfg, depth=copy_depth(cfg))
 

@@ -68,12 +68,18 @@ def _rename(grid: Grid, perm: tuple[int, ...]) -> Grid:
     return tuple(tuple(perm[c] for c in row) for row in grid)
 
 
-def normalise(task: Task) -> NormView | None:
-    """The task's normalised view, or None where every pair gets the same renaming (a renaming of the whole
-    task finds nothing new: the search's colour-map fits cover it)."""
+def renamings(task: Task) -> tuple[tuple[int, ...], ...] | None:
+    """Each grid pair's renaming (demos, then test inputs), or None where every pair gets the same one (a
+    renaming of the whole task finds nothing new: the search's colour-map fits cover it)."""
     fixed = fixed_colours(task)
     perms = tuple(permutation(g, fixed) for g in [i for i, _ in task.train] + list(task.test_inputs))
-    if len(set(perms)) == 1:
+    return None if len(set(perms)) == 1 else perms
+
+
+def normalise(task: Task) -> NormView | None:
+    """The task's normalised view, or None where it needs none (`renamings`)."""
+    perms = renamings(task)
+    if perms is None:
         return None
     D = len(task.train)
     train = tuple((_rename(i, p), _rename(o, p)) for (i, o), p in zip(task.train, perms))
@@ -81,4 +87,4 @@ def normalise(task: Task) -> NormView | None:
     return NormView(Task(task.id, train, tests), perms)  # the test outputs stay with the task, unseen
 
 
-__all__ = ["NormView", "fixed_colours", "normalise", "permutation"]
+__all__ = ["NormView", "fixed_colours", "normalise", "permutation", "renamings"]
