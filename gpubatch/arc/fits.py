@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .colourmap import apply_map, learn_map, map_text
-from .rules import KINDS, rule_fits
+from .learned import KINDS, LEARNERS
 from .statescore import score_states
 
 MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
@@ -68,7 +68,7 @@ class FitBook:
         primitive); by default the task's input."""
         xp, K, tg = self.xp, self.K, self.targets
         for kind in kinds:
-            ok, unseen, pred = rule_fits(C, xp.asarray(ids), tg.grids, tg.demo, kind)
+            ok, unseen, pred = LEARNERS[kind](C, xp.asarray(ids), tg.grids, tg.demo)
             hits = np.flatnonzero(host(xp, ok))
             if not len(hits):
                 continue

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .dsl import REGISTRY, Primitive
 from .grids import GridBatch
-from .rules import KINDS
+from .learned import KINDS
 
 _CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 

@@ -147,17 +147,13 @@ def shaped(C: GridBatch, task, targets: GridBatch, demo):
     return (C.h > 0) & (~demo[task].reshape(-1) | same)
 
 
-def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
-    """(ok[n], unseen[n], predicted): whether each state of `C` ([n * K] grids, state-major; `task[n]`
-    indexes `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to a rule of `kind`, how many
-    of its test cells have a feature no demo showed, and `C` with every test row of a fitting state replaced
-    by the rule's prediction (other rows unchanged). Unseen cells keep their colour; a fit with unseen cells
-    (partial) must change some test cell, else it only restates its state."""
+def cells_of(C: GridBatch, task, targets: GridBatch, demo):
+    """What a learner reads of `C` ([n * K] grids, state-major): each row's target row, whether it is a demo
+    row, whether each state has every demo target's shape (`shaped`), each row's state, and the cells it
+    learns from or predicts ([n * K, 30, 30]: inside the grid, of a state so shaped)."""
     xp = C.xp
     K = demo.shape[1]
     n = len(C) // K
-    if n > MAX_STATES:
-        raise ValueError(f"rule_fits takes at most {MAX_STATES} states a call, got {n}")
     task = xp.asarray(task).astype(xp.int64)
     trows = (task.reshape(n, 1) * K + xp.arange(K)).reshape(-1)
     is_demo = demo[task].reshape(-1)
@@ -165,8 +161,21 @@ def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
     r = xp.arange(MAX)
     inside = (r[None, :, None] < C.h[:, None, None]) & (r[None, None, :] < C.w[:, None, None])
     state = xp.repeat(xp.arange(n, dtype=xp.int64), K)
+    return trows, is_demo, ok, state, inside & ok[state][:, None, None]
+
+
+def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
+    """(ok[n], unseen[n], predicted): whether each state of `C` ([n * K] grids, state-major; `task[n]`
+    indexes `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to a rule of `kind`, how many
+    of its test cells have a feature no demo showed, and `C` with every test row of a fitting state replaced
+    by the rule's prediction (other rows unchanged). Unseen cells keep their colour; a fit with unseen cells
+    (partial) must change some test cell, else it only restates its state."""
+    xp = C.xp
+    n = len(C) // demo.shape[1]
+    if n > MAX_STATES:
+        raise ValueError(f"rule_fits takes at most {MAX_STATES} states a call, got {n}")
+    trows, is_demo, ok, state, use = cells_of(C, task, targets, demo)
     code = features(C, kind) | (state << _FBITS)[:, None, None]
-    use = inside & ok[state][:, None, None]
     sel_d = use & is_demo[:, None, None]
     kv = xp.unique((code[sel_d] << 4) | targets.data[trows][sel_d].astype(xp.int64))
     keys = kv >> 4

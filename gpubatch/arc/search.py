@@ -27,6 +27,7 @@ from .colournorm import NormView
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
+from .learned import STATE_KINDS
 from .overlays import OverlayBook
 from .partials import PartialBook
 from .pools import Pool
@@ -260,7 +261,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
             if len(k):
                 sub = ids[k]
                 paths = [(level, int(lv.parent[i]), int(lv.prim[i])) for i in sub]
-                self._rule_fits(level, lv.task[sub], G.take(self.rows(k)), paths=paths)
+                self._rule_fits(level, lv.task[sub], G.take(self.rows(k)), STATE_KINDS, paths=paths)
             marks.mark(1)
             if self.stats is not None:
                 wall, dev = marks.intervals()[0]

@@ -1,0 +1,85 @@
+"""Fits up to stamps: each neighbour alone stamps a colour; the fit check, the unseen count, the search using
+it, and CuPy against NumPy on every ARC-AGI-1 training task's inputs."""
+import numpy as np
+import pytest
+
+from gpubatch.arc.batt import search_shard
+from gpubatch.arc.learned import KINDS, LEARNERS
+from gpubatch.arc.programs import parse_program
+from gpubatch.arc.rules import rule_fits
+from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.stamps import stamp_fits
+from gpubatch.arc.tasks import load_tasks
+from gpubatch.engine import numpy_backend
+from tests.arc.test_rules import _groups, _task_batch
+
+
+def _stamped(n, pixels):
+    """An n x n grid of pixels (r, c, colour), and the same with yellow at each red pixel's diagonal
+    neighbours and orange beside each blue one (magenta stamps nothing)."""
+    a = np.zeros((n, n), int)
+    for r, c, colour in pixels:
+        a[r, c] = colour
+    b = a.copy()
+    for r, c, colour in pixels:
+        around = {2: ((-1, -1), (-1, 1), (1, -1), (1, 1)), 1: ((-1, 0), (1, 0), (0, -1), (0, 1))}.get(colour, ())
+        for dr, dc in around:
+            if 0 <= r + dr < n and 0 <= c + dc < n:
+                b[r + dr, c + dc] = 4 if colour == 2 else 7
+    return a.tolist(), b.tolist()
+
+
+DEMOS = [_stamped(7, [(1, 1, 2), (4, 4, 1), (5, 1, 8)]), _stamped(7, [(2, 4, 2), (5, 1, 1), (1, 1, 8)]),
+         _stamped(7, [(4, 2, 2), (1, 5, 1), (5, 5, 8), (3, 6, 8)])]
+
+
+def test_stamps_predict_a_neighbourhood_no_demo_showed():
+    test, want = _stamped(7, [(2, 2, 2), (4, 4, 8), (5, 1, 1)])  # (3, 3): red at one corner, magenta at the other
+    C, tg, demo = _task_batch(DEMOS, [test])
+    ok, unseen, pred = stamp_fits(C, np.array([0]), tg, demo)
+    assert ok.tolist() == [True] and unseen.tolist() == [0]
+    assert pred.to_lists()[-1] == want
+    assert pred.to_lists()[:3] == [a for a, _ in DEMOS]  # demo rows are left as they were
+    ok, unseen, _ = rule_fits(C, np.array([0]), tg, demo, "nbhd")  # the whole neighbourhood: never seen
+    assert ok.tolist() == [True] and unseen[0] > 0
+
+
+def test_a_cell_stamped_two_colours_keeps_its_own_and_counts_unseen():
+    test, _ = _stamped(7, [(2, 2, 2), (3, 4, 1)])  # (3, 3): yellow from the red, orange from the blue
+    C, tg, demo = _task_batch(DEMOS, [test])
+    ok, unseen, pred = stamp_fits(C, np.array([0]), tg, demo)
+    assert ok.tolist() == [True] and unseen.tolist() == [1]
+    assert pred.to_lists()[-1][3][3] == 0 and pred.to_lists()[-1][1][1] == 4
+
+
+def test_stamps_that_miss_a_demo_do_not_fit():
+    a, b = _stamped(7, [(1, 1, 2)])
+    b[6][6] = 3  # a change no neighbour explains
+    C, tg, demo = _task_batch(DEMOS[:2] + [(a, b)], [DEMOS[2][0]])
+    assert stamp_fits(C, np.array([0]), tg, demo)[0].tolist() == [False]
+    C, tg, demo = _task_batch([([[0, 1]], [[0], [1]])], [[[0, 1]]])  # another shape: no fit
+    assert stamp_fits(C, np.array([0]), tg, demo)[0].tolist() == [False]
+
+
+def test_the_search_finds_stamps_and_programs_name_them():
+    assert "stamp" in KINDS and LEARNERS["stamp"] is stamp_fits
+    assert parse_program("rule(f=stamp)").rule == "stamp"
+    tasks, _ = load_tasks("arc1-train", ids=["0ca9ddb6", "a9f96cdd"])
+    for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
+        assert res.correct == (True,) and res.fits[0].program == "rule(f=stamp)", res.id
+
+
+@pytest.mark.gpu
+def test_cupy_equals_numpy_on_arc_inputs():
+    import cupy
+
+    tasks, _ = load_tasks("arc1-train")
+    fits = 0
+    for C, tg, demo in _groups(tasks):
+        task = np.arange(len(demo))
+        ok, unseen, pred = stamp_fits(C, task, tg, demo)
+        ok_d, unseen_d, pred_d = stamp_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo))
+        assert np.array_equal(ok, cupy.asnumpy(ok_d)) and np.array_equal(unseen, cupy.asnumpy(unseen_d))
+        assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
+        fits += int(ok.sum())
+    assert fits >= 4  # 0ca9ddb6, a9f96cdd, d364b489, 913fb3ed at least
