@@ -105,6 +105,7 @@ def measure(dataset: str, backend, cfg: SearchConfig, n: int) -> dict:
             right += sum(correct or ())
             solved.setdefault(name, {})[st.task.id] = sum(correct or ())
         out[name] = right
+    out["solved"] = {t: n for t, n in solved["default"].items() if n}  # test outputs right, by task
     out["overlay_tasks"] = sum(bool(st.overlays) for st in states)
     out["overlay_only_tasks"] = sum(bool(st.overlays) and not st.fits for st in states)
     for name in RANKINGS:  # which tasks each ranking wins or loses against the default
@@ -120,6 +121,8 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--tasks", type=int, default=0)
     ap.add_argument("--max-states", type=int, default=2_000_000)
+    ap.add_argument("--deep-states", type=int, default=SearchConfig.deep_states,
+                    help="states explored per task at each level past the third")
     ap.add_argument("--overlays", type=int, default=SearchConfig.overlays, help="bases and layers kept per kind")
     ap.add_argument("--colour-norm", type=int, default=1, help="1: search colour-normalised copies too")
     ap.add_argument("--norm-shallower", type=int, default=SearchConfig.norm_shallower,
@@ -128,11 +131,12 @@ def main() -> None:
     ap.add_argument("--out")
     a = ap.parse_args()
     backend = cupy_backend(0) if a.device == "cuda" else numpy_backend()
-    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, overlays=a.overlays, colour_norm=bool(a.colour_norm),
+    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, deep_states=a.deep_states, overlays=a.overlays, colour_norm=bool(a.colour_norm),
                        norm_shallower=a.norm_shallower)
     if a.device == "cuda":
         batt._warm_search(backend, cfg)
-    doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth, "overlays": a.overlays,
+    doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth, "deep_states": a.deep_states,
+           "overlays": a.overlays,
            "colour_norm": a.colour_norm, "norm_shallower": a.norm_shallower,
            "runs": [measure(d, backend, cfg, a.tasks) for d in a.datasets.split(",")]}
     for run in doc["runs"]:

@@ -233,7 +233,7 @@ def _per_grid(cfg: SearchConfig, programs: int = 0, depth: int | None = None) ->
     """Primitive applications per grid of one search to `depth` (the config's by default)."""
     P = len(builtin_primitives())
     depth = cfg.depth if depth is None else depth
-    return sum(min(P ** d, cfg.max_states) for d in range(1, depth + 1)) + programs + 1
+    return sum(min(P ** d, cfg.max_states if d <= 3 else cfg.deep_states) for d in range(1, depth + 1)) + programs + 1
 
 
 def copy_depth(cfg: SearchConfig) -> int:

@@ -6,10 +6,11 @@ in one batched call and scores the new states in one more (`statescore`: exact f
 colour map, key, shape score), and keeps new states: deduplicated per task by a 64-bit content hash of all K
 grids (salted by task), the shortest program first. Frontier grids are not kept beyond what memory allows:
 a level is recomputed from its parent level in chunks when it is expanded. Every task stops at its state
-budget; the run stops at its time budget. When a task's budget cannot take all of a level's new states, it
-keeps those whose demo outputs already have the target's shape on the most demo pairs (the shape score),
-then in canonical order (primitive, then parent state), which does not depend on chunk sizes or on the
-tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a
+budget (`max_states` for levels 1-3, `deep_states` for each level past them); the run stops at its time
+budget. When a task's budget cannot take all of a level's new states, it keeps those whose demo outputs
+already have the target's shape on the most demo pairs (the shape score), then, among states with every
+shape and the predicted test sizes, those with the fewest wrong demo cells, then in canonical order
+(primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a
 local rule, are recorded by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted
 sizes) by `partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`.
 """
@@ -37,6 +38,7 @@ from .size import predict_sizes
 from .statescore import Scores, Targets, score_states
 from .tasks import MAX_GRIDS, Task
 
+_UNSCORED = 1 << 15  # `_promise` of a state with no wrong-cell count (above any demo set's cells)
 RULE_STATES = 16_384  # states per rule_fits call: each holds a few int64 feature arrays of its K grids
 # odd position multipliers of the state key, one per grid of a task (the first 64 as they always were)
 _MULT = np.concatenate([np.random.default_rng(seed).integers(1, 2**62, size=n, dtype=np.uint64) for seed, n in
@@ -47,6 +49,7 @@ _MULT = np.concatenate([np.random.default_rng(seed).integers(1, 2**62, size=n, d
 class SearchConfig:
     depth: int = 3
     max_states: int = 200_000
+    deep_states: int = 2_000_000  # states explored per task at each level past the third (depth 4 and more)
     time_budget_s: float = 600.0
     chunk_grids: int = 0  # grids per device call; 0: sized from free memory
     store_bytes: int = 1 << 30  # frontier grids kept up to this size; larger levels are recomputed
@@ -215,7 +218,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
                 ok = valid.ravel()
                 cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
-                             xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], scores.ravel()[ok]))
+                             xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], _promise(xp, K, scores, sc.wrong)[ok]))
             if self.stats is not None:
                 for pi, (wall, dev) in enumerate(marks.intervals()):
                     if pi not in skip:
@@ -275,7 +278,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
         if cand:
             keys, parents, prims, score = (xp.concatenate([c[k] for c in cand]) for k in range(4))
         else:
-            keys, parents, prims, score = (xp.zeros(0, d) for d in (xp.uint64, xp.int64, xp.int32, xp.int32))
+            keys, parents, prims, score = (xp.zeros(0, d) for d in (xp.uint64, xp.int64, xp.int32, xp.int64))
         # canonical order (primitive, then parent), whatever the chunks were: a task's states, and so its
         # results, do not depend on which tasks share its batch, on the device or on the chunk size
         span = int(parents.max()) + 1 if len(parents) else 1
@@ -293,15 +296,18 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
         first = xp.sort(first[new])  # canonical order
         parents, prims, score = parents[first], prims[first], score[first]
         tasks = xp.asarray(self.levels[level].task)[parents]
-        # each task keeps `allowed` new states: those whose demo outputs have the target's shape most often
-        # first, then canonical order
-        used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
+        # each task keeps `allowed` new states, the most promising first (`_promise`), then canonical order;
+        # levels past the third have a budget of their own, so that depth 4 is not starved by depth 3
         runs = P - sum(prim.family.first for prim in self.prims)  # primitives that run past depth 1
-        allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, runs))
+        if level + 2 > 3:
+            allowed = xp.full(T, self.cfg.deep_states // max(1, runs), xp.int64)
+        else:
+            used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
+            allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, runs))
         deeper = xp.asarray(np.array([(self.cfg.depth if st.depth is None else st.depth) > level + 1
                                       for st in self.ts]))
         allowed = xp.where(deeper, allowed, 0)  # a task searched to a lesser depth keeps no states past it
-        by_task = xp.argsort(tasks.astype(xp.int64) * 1024 + (self.K - score), kind="stable")
+        by_task = xp.argsort(tasks.astype(xp.int64) * (1 << 40) + score, kind="stable")
         per_task = xp.bincount(tasks, minlength=T)
         rank = xp.empty(len(tasks), xp.int64)
         rank[by_task] = xp.arange(len(tasks)) - (xp.cumsum(per_task) - per_task)[tasks[by_task]]
@@ -346,6 +352,13 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
             idx = int(lv.parent[idx])
             level -= 1
         return steps[::-1]
+
+
+def _promise(xp, K: int, score, wrong):
+    """How promising each new state is, lower first: demo pairs whose output lacks the target's shape, then
+    (where every demo output has it and the test outputs the predicted sizes) wrong demo cells, else last."""
+    cells = xp.where(wrong >= 0, xp.minimum(wrong, _UNSCORED - 1), _UNSCORED).ravel().astype(xp.int64)
+    return (K - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
 
 
 def _salt(task_id: str) -> int:

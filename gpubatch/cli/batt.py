@@ -93,7 +93,8 @@ def register(app: typer.Typer) -> None:
         if solver_list is not None:
             mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
         scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
-                            max_states=cfg.get("batt.max_states"), time_budget_s=cfg.get("batt.time_budget_s"),
+                            max_states=cfg.get("batt.max_states"),
+                            deep_states=cfg.get("batt.deep_states"), time_budget_s=cfg.get("batt.time_budget_s"),
                             partial_fits=cfg.get("batt.partial_fits"), overlays=cfg.get("batt.overlays"),
                             colour_norm=cfg.get("batt.colour_norm"),
                             norm_shallower=cfg.get("batt.colour_norm_shallower"),
@@ -135,7 +136,8 @@ def register(app: typer.Typer) -> None:
         if compare and not interrupted:
             differ = compare_devices(run, doc, search(device=compare, count=1)[2], compare)
         budget = {"time budget": f"batt.time_budget_s = {scfg.time_budget_s:g} s",
-                  "state budget": f"batt.max_states = {scfg.max_states:,}"}
+                  "state budget": f"batt.max_states = {scfg.max_states:,}"
+                                  + (f", batt.deep_states = {scfg.deep_states:,}" if scfg.depth > 3 else "")}
         for reason, n in summary.stopped:
             if reason == "state budget":  # usual at depth 3: said, not warned
                 run.note(f"{n} of {summary.tasks} tasks reached their state budget ({budget[reason]}): each kept its "

@@ -139,6 +139,8 @@ KEYS: tuple[Key, ...] = (
     _k("batt.tasks", int, 0, "Number of tasks to load, first in a stable order (0: all).", min=0, max=1_000_000),
     _k("batt.depth", int, 3, "Longest program in the built-in enumeration.", min=0, max=8),
     _k("batt.max_states", int, 2_000_000, "Search states explored per task before it stops.", min=1, max=1 << 40),
+    _k("batt.deep_states", int, 2_000_000, "Search states explored per task at each level past the third (depth 4 "
+       "and more), the most promising kept: beside batt.max_states, which levels 1-3 spend.", min=0, max=1 << 40),
     _k("batt.partial_fits", int, 8, "Partial fits kept per task (programs that reproduce some demo outputs and "
        "give test outputs of the predicted size), tried after every fit; 0: none.", min=0, max=1000),
     _k("batt.overlays", int, 16, "Bases and layers of each kind kept per task for overlays (outputs stacked from "

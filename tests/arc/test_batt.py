@@ -5,7 +5,13 @@ import time
 from typer.testing import CliRunner
 
 from gpubatch.arc.batt import device_pieces, search_shard, submission
-from gpubatch.arc.search import GroupSearch, SearchConfig, TaskState, builtin_primitives
+from gpubatch.arc.search import (
+    GroupSearch,
+    SearchConfig,
+    TaskState,
+    _promise,
+    builtin_primitives,
+)
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.cli import app
 from gpubatch.engine import numpy_backend
@@ -49,6 +55,16 @@ def test_a_state_equal_to_a_task_input_is_not_kept():
     kept = {prims[p].text for p in gs.levels[1].prim}
     # identity, and replacing or removing a colour the grids do not have, give the inputs again
     assert "rot90" in kept and not {"identity", "replace(a=5,b=6)", "remove(c=5)"} & kept
+
+
+def test_states_kept_most_promising_first():
+    import numpy as np
+
+    # shape score (demo pairs with the target's shape, of K=3), wrong demo cells (-1: no count) per state
+    score = np.array([[3, 3, 2, 3, 1]], np.int32)
+    wrong = np.array([[5, -1, 0, 2, -1]], np.int32)
+    order = np.argsort(_promise(np, 3, score, wrong), kind="stable").tolist()
+    assert order == [3, 0, 1, 2, 4]  # every shape, fewest wrong cells first; then fewer shapes
 
 
 def test_submission_has_every_task_and_falls_back_to_input():

@@ -527,6 +527,12 @@ def test_batt_colour_norm_shallower(tmp_path):
     assert deep["states"] > shallow["states"]  # the copy searched to depth 2, then to depth 1
 
 
+def test_batt_deep_states(tmp_path):
+    deep, none = (batt(tmp_path, batt__depth=4, batt__max_states=100_000, batt__deep_states=n)["tasks"][0]
+                  for n in (5_000, 0))
+    assert deep["states"] > none["states"]  # level 4 explored from the kept level-3 states, then not at all
+
+
 def test_batt_time_budget_s(tmp_path):
     assert batt(tmp_path, batt__depth=1, batt__time_budget_s=0.0)["summary"]["stopped"] == [["time budget", 2]]
 
