@@ -5,8 +5,9 @@ training tasks; evaluation is run to report.
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together by `_rank_key`,
-then overlays and partial fits, each kind followed by the copy's); `no-overlays`
-(fits, then partial fits); `overlays-last` (fits, partial fits, overlays); `no-partials` (fits, overlays);
+then overlays, partial fits and guesses, each kind followed by the copy's); `no-overlays` (fits, partial
+fits, guesses); `overlays-last` (fits, partial fits, guesses, overlays); `no-partials` (fits, overlays,
+guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`);
 `size-first` (fits whose test outputs all have the predicted sizes first, where the task has a prediction);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
@@ -41,17 +42,17 @@ def _own(st) -> list:
 def _fits_apart(st) -> list:
     """The copy's fits after all of the task's own fits, then the rest as in `default`."""
     own, copy = batt._by_kind(st)
-    return own[0] + copy[0] + own[1] + copy[1] + own[2] + copy[2]
+    return own[0] + copy[0] + [r for a, b in zip(own[1:], copy[1:]) for r in a + b]
 
 
 def _copy_by_votes(st) -> list:
     """As `default`, but a copy's fit and the task's own of the same length ranked by votes alone."""
-    fits, overlays, partials = batt.merged_kinds(st)
-    return sorted(fits, key=lambda f: batt._rank_key(f)[:4] + batt._rank_key(f)[5:]) + overlays + partials
+    fits, *rest = batt.merged_kinds(st)
+    return sorted(fits, key=lambda f: batt._rank_key(f)[:4] + batt._rank_key(f)[5:]) + [r for k in rest for r in k]
 
 
 def _kinds_in(*which: int):
-    """A ranking of `default`'s kinds (0 fits, 1 overlays, 2 partial fits) in this order, the others left out."""
+    """A ranking of `default`'s kinds (0 fits, 1 overlays, 2 partial fits, 3 guesses) in this order, the others left out."""
     def rank(st) -> list:
         kinds = batt.merged_kinds(st)
         return [r for k in which for r in kinds[k]]
@@ -59,8 +60,8 @@ def _kinds_in(*which: int):
 
 
 def _size_first(st) -> list:
-    fits, overlays, partials = batt.merged_kinds(st)
-    return sorted(fits, key=lambda f: not _sized(f, st.sizes)) + overlays + partials
+    fits, *rest = batt.merged_kinds(st)
+    return sorted(fits, key=lambda f: not _sized(f, st.sizes)) + [r for k in rest for r in k]
 
 
 RANKINGS = {
@@ -69,9 +70,10 @@ RANKINGS = {
     "norm-last": lambda st: _own(st) + batt.normalised_records(st),
     "fits-apart": _fits_apart,
     "copy-by-votes": _copy_by_votes,
-    "no-overlays": _kinds_in(0, 2),
-    "overlays-last": _kinds_in(0, 2, 1),
-    "no-partials": _kinds_in(0, 1),
+    "no-overlays": _kinds_in(0, 2, 3),
+    "overlays-last": _kinds_in(0, 2, 3, 1),
+    "no-partials": _kinds_in(0, 1, 3),
+    "no-guesses": _kinds_in(0, 1, 2),
     "size-first": _size_first,
 }
 

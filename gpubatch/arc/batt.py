@@ -16,6 +16,7 @@ import numpy as np
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from .colournorm import normalise, renamings
 from .fits import FitRecord
+from .learned import MAJOR
 from .programs import Program
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
 from .tasks import Task
@@ -44,6 +45,7 @@ class TaskResult:
     error: str | None = None
     partials: tuple[Fit, ...] = ()  # the best partial fits (`partials`), ranked after every fit and overlay
     overlays: tuple[Fit, ...] = ()  # overlays of several states that reproduce every demo (`overlays`)
+    guesses: tuple[Fit, ...] = ()  # partial rule fits' unseen cells in their majority colour, tried last
 
     @property
     def demo_fit(self) -> bool:
@@ -129,9 +131,13 @@ def _rank_key(f: FitRecord) -> tuple:
             (f.order,) if f.path is None else (f.path[2], f.path[1]))
 
 
-def record_kinds(st: TaskState) -> tuple[list[FitRecord], list[FitRecord], list[FitRecord]]:
-    """A task's own fits (`_rank_key`), overlays and partial fits."""
-    return sorted(st.fits, key=_rank_key), list(st.overlays), [rec for _, rec in st.partials or ()]
+def record_kinds(st: TaskState) -> tuple[list[FitRecord], ...]:
+    """A task's own fits (`_rank_key`), overlays, partial fits and guesses: a partial rule fit's second
+    prediction, its unseen cells given their majority colour (`learned.MAJOR`)."""
+    fits = sorted(st.fits, key=_rank_key)
+    guess = [(f.rule or "").endswith(MAJOR) for f in fits]
+    return ([f for f, g in zip(fits, guess) if not g], list(st.overlays), [rec for _, rec in st.partials or ()],
+            [f for f, g in zip(fits, guess) if g])
 
 
 def normalised_records(st: TaskState) -> list[FitRecord]:
@@ -140,37 +146,38 @@ def normalised_records(st: TaskState) -> list[FitRecord]:
 
 
 def _by_kind(st: TaskState) -> tuple[tuple, tuple]:
-    """The task's own fits, overlays and partial fits, and its normalised copy's mapped back (empty without one)."""
+    """The task's own records of each kind (`record_kinds`), and its normalised copy's mapped back (empty
+    without one)."""
     own = record_kinds(st)
     if st.view is None:
-        return own, ([], [], [])
+        return own, tuple([] for _ in own)
     return own, tuple([st.norm.undo_record(r) for r in kind] for kind in record_kinds(st.view))
 
 
 # Ranking: the task's fits and its normalised copy's together (`_rank_key`), then overlays, the copy's overlays,
-# partial fits, the copy's partial fits. ARC-AGI-1 training at depth 3, copies at depth 2 (H200, 2026-11-28):
+# partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at depth 2 (H200, 2026-11-28):
 # 186/416, against 174 with the copy's fits after the task's own, 171 with all of the copy's records after all
 # of the task's, and 169 without copies.
-def merged_kinds(st: TaskState) -> tuple[list[FitRecord], list[FitRecord], list[FitRecord]]:
-    """Fits (the task's and its normalised copy's ranked together), overlays and partial fits (the copy's after
-    the task's of each kind)."""
-    (fits, overlays, partials), (cfits, coverlays, cpartials) = _by_kind(st)
-    return sorted(fits + cfits, key=_rank_key), overlays + coverlays, partials + cpartials
+def merged_kinds(st: TaskState) -> tuple[list[FitRecord], ...]:
+    """Fits (the task's and its normalised copy's ranked together), overlays, partial fits and guesses (the
+    copy's after the task's of each kind)."""
+    own, copy = _by_kind(st)
+    return (sorted(own[0] + copy[0], key=_rank_key), *(a + b for a, b in zip(own[1:], copy[1:])))
 
 
 def ranked_records(st: TaskState) -> list[FitRecord]:
-    """A task's records in attempt order: fits, then overlays, then partial fits (`merged_kinds`)."""
+    """A task's records in attempt order: fits, overlays, partial fits, guesses (`merged_kinds`)."""
     return [r for kind in merged_kinds(st) for r in kind]
 
 
 def _result(st: TaskState, gs: GroupSearch, seconds: float, evals: int) -> TaskResult:
-    fits, overlays, partials = merged_kinds(st)
-    preds, correct = attempts(st.task, [f.outputs for f in fits + overlays + partials])
+    fits, overlays, partials, guesses = merged_kinds(st)
+    preds, correct = attempts(st.task, [f.outputs for f in fits + overlays + partials + guesses])
     states = st.states + (st.view.states if st.view is not None else 0)
     stopped = st.stopped or (st.view.stopped if st.view is not None else None)
     return TaskResult(st.task.id, tuple(_fit(f, gs) for f in fits[:20]), preds, correct, states, evals, seconds,
                       stopped, partials=tuple(_fit(f, gs) for f in partials),
-                      overlays=tuple(_fit(f, gs) for f in overlays))
+                      overlays=tuple(_fit(f, gs) for f in overlays), guesses=tuple(_fit(f, gs) for f in guesses))
 
 
 def _fit(f: FitRecord, gs: GroupSearch) -> Fit:

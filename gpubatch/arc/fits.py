@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .colourmap import apply_map, learn_map, map_text
-from .learned import KINDS, LEARNERS
+from .learned import KINDS, LEARNERS, NAMES
 from .statescore import score_states
 
 MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
@@ -62,32 +62,52 @@ class FitBook:
         return key
 
     def _rule_fits(self, level, ids, C, kinds=KINDS, text=None, paths=None) -> None:
-        """Record the fits up to a local rule among the states of one batch `C` (one state per entry of `ids`,
-        the task of each): each kind whose table fits a task adds its predictions, or a vote if a fit of
-        that level and as many unseen cells predicted the same. `paths[k]` is state k's (level, parent,
-        primitive); by default the task's input."""
+        """Record the fits up to a learned rule among the states of one batch `C` (one state per entry of
+        `ids`, the task of each): each rule of `kinds` (`learned.NAMES`) that fits a task adds its
+        predictions, or a vote if a fit of that level and as many unseen cells predicted the same; a second
+        prediction of one learner (`nbhd_major`) only where it differs from the first. `paths[k]` is state
+        k's (level, parent, primitive); by default the task's input."""
         xp, K, tg = self.xp, self.K, self.targets
-        for kind in kinds:
-            ok, unseen, pred = LEARNERS[kind](C, xp.asarray(ids), tg.grids, tg.demo)
+        by_learner: dict[str, list[str]] = {}
+        for name in kinds:
+            by_learner.setdefault(NAMES[name], []).append(name)
+        for learner, names in by_learner.items():
+            ok, unseen, preds = LEARNERS[learner](C, xp.asarray(ids), tg.grids, tg.demo)
             hits = np.flatnonzero(host(xp, ok))
             if not len(hits):
                 continue
             unseen = host(xp, unseen)[hits]
-            lists = pred.take(self.rows(hits)).to_lists()
-            for j, k in enumerate(hits):
-                t = int(ids[k])
-                st = self.ts[t]
-                outs = lists[j * K + len(st.task.train):(j + 1) * K]
-                key = (t, level, int(unseen[j]), repr(outs))
-                prev = self.rule_by_out.get(key)
-                if prev is not None:
-                    prev.votes += 1
+            first = None
+            for name in names:
+                alt = name != learner
+                sub = np.flatnonzero(unseen > 0) if alt else np.arange(len(hits))
+                if not len(sub):
                     continue
-                path = None if text else (paths[k] if paths is not None else (level, t, -1))
-                rec = FitRecord(level, self.order, path, outs, text=text, rule=kind, unseen=int(unseen[j]))
-                self.rule_by_out[key] = rec
-                st.fits.append(rec)
-                self.order += 1
+                lists = preds[name].take(self.rows(hits[sub])).to_lists()
+                outs_of = {}
+                for j, i in enumerate(sub):
+                    n = len(self.ts[int(ids[hits[i]])].task.train)
+                    outs_of[int(i)] = lists[j * K + n:(j + 1) * K]
+                if not alt:
+                    first = outs_of
+                for i, outs in outs_of.items():
+                    if alt and first is not None and first.get(i) == outs:
+                        continue  # the same prediction: no second fit
+                    self._rule_record(level, int(ids[hits[i]]), int(hits[i]), name, int(unseen[i]), outs, text,
+                                      paths)
+
+    def _rule_record(self, level, t, k, name, unseen, outs, text, paths) -> None:
+        st = self.ts[t]
+        key = (t, level, unseen, repr(outs))
+        prev = self.rule_by_out.get(key)
+        if prev is not None:
+            prev.votes += 1
+            return
+        path = None if text else (paths[k] if paths is not None else (level, t, -1))
+        rec = FitRecord(level, self.order, path, outs, text=text, rule=name, unseen=unseen)
+        self.rule_by_out[key] = rec
+        st.fits.append(rec)
+        self.order += 1
 
     def _record(self, level, ids, task_h, prim, state_ix, exact, keys, grids_of, text=None) -> None:
         """Record hits (host arrays: primitive, index in batch, exact or only mapped, state key), taken in

@@ -1,16 +1,33 @@
-"""Every learned last step of a program by kind: a local rule's table (`rules`) or stamps (`stamps`).
+"""Every learned last step of a program by name: a local rule's table (`rules`), the same table with unseen
+cells given their majority colour (`nbhd_major`), or stamps (`stamps`).
 
-Each learner takes (C, task, targets, demo) and returns (ok, unseen, predicted) for every state of C.
+A learner takes (C, task, targets, demo) and returns (ok, unseen, {name: predicted}) for every state of C:
+one call gives every name it learns, so the search fits a table once for both of its predictions.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from .rules import KINDS as TABLE_KINDS
-from .rules import rule_fits
+from .rules import rule_fits_both
 from .stamps import stamp_fits
 
-LEARNERS: dict[str, Callable] = {**{k: partial(rule_fits, kind=k) for k in TABLE_KINDS}, "stamp": stamp_fits}
-KINDS = tuple(LEARNERS)
-STATE_KINDS = TABLE_KINDS  # learned on the depth-1 states too; stamps on the inputs only (their sort is 8x larger)
+MAJOR = "_major"  # suffix of a table rule whose unseen cells take their majority colour
+
+
+def _table(kind: str) -> Callable:
+    def learn(C, task, targets, demo):
+        ok, unseen, keep, major = rule_fits_both(C, task, targets, demo, kind)
+        return ok, unseen, {kind: keep, kind + MAJOR: major}
+    return learn
+
+
+def _stamps(C, task, targets, demo):
+    ok, unseen, pred = stamp_fits(C, task, targets, demo)
+    return ok, unseen, {"stamp": pred}
+
+
+LEARNERS: dict[str, Callable] = {**{k: _table(k) for k in TABLE_KINDS}, "stamp": _stamps}
+NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # every rule name -> its learner
+KINDS = tuple(NAMES)  # the rules the search fits on the inputs
+STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS)  # and on the depth-1 states (not stamps)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .dsl import REGISTRY, Primitive
 from .grids import GridBatch
-from .learned import KINDS
+from .learned import NAMES
 
 _CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
@@ -88,8 +88,8 @@ def parse_step(text: str) -> Primitive:
 
 def _parse_rule(text: str) -> str:
     m = re.match(r"^\s*rule\s*\(\s*(?:f\s*=\s*)?([A-Za-z0-9_]+)\s*\)\s*$", text)
-    if not m or m.group(1) not in KINDS:
-        raise ProgramError(f"cannot parse {text.strip()!r}: expected rule(f=KIND), KIND one of {', '.join(KINDS)}")
+    if not m or m.group(1) not in NAMES:
+        raise ProgramError(f"cannot parse {text.strip()!r}: expected rule(f=KIND), KIND one of {', '.join(NAMES)}")
     return m.group(1)
 
 

@@ -6,7 +6,8 @@ fixed composition of primitives does that for every colour, but the table (own c
 orthogonal neighbours, colours of the diagonal neighbours) -> output colour, read off the demos, does. A rule
 fits when the table is consistent (no feature maps to two colours). A test cell whose feature no demo showed
 keeps its colour; a fit where that happens is *partial* and ranks after every other fit (`batt`), and it must
-change some test cell, so that it never just restates its state.
+change some test cell, so that it never just restates its state. `rule_fits_both` also gives the guess where
+each unseen cell takes its own colour's majority output in the table (`learned`'s `nbhd_major`).
 
 A colour map (`colourmap`) is the special case "own colour"; the feature kinds here add context:
 
@@ -170,6 +171,14 @@ def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
     of its test cells have a feature no demo showed, and `C` with every test row of a fitting state replaced
     by the rule's prediction (other rows unchanged). Unseen cells keep their colour; a fit with unseen cells
     (partial) must change some test cell, else it only restates its state."""
+    return rule_fits_both(C, task, targets, demo, kind)[:3]
+
+
+def rule_fits_both(C: GridBatch, task, targets: GridBatch, demo, kind: str):
+    """`rule_fits`, and a second prediction where each unseen cell takes its state's *majority* colour for
+    its own colour instead (the output that most of the table's features of that own colour give; its own
+    colour where that ties). A rule that recolours every object of a size no demo showed (`d2abd087`) is
+    right the second way, one that leaves a pixel no demo showed alone (`d90796e8`) the first."""
     xp = C.xp
     n = len(C) // demo.shape[1]
     if n > MAX_STATES:
@@ -188,13 +197,32 @@ def rule_fits(C: GridBatch, task, targets: GridBatch, demo, kind: str):
         pos = xp.minimum(xp.searchsorted(keys, want), len(keys) - 1)
         seen = keys[pos] == want
         colour = xp.where(seen, (kv[pos] & 15).astype(xp.uint8), own)
+        major = xp.where(seen, colour, _majority(xp, kv, want, own))
     else:
-        seen, colour = xp.zeros(len(want), bool), own
+        seen, colour, major = xp.zeros(len(want), bool), own, own
     # per state, by cell masks summed over its K grids (no scatter, no host round trip, fine when empty)
     miss, diff = xp.zeros(C.data.shape, bool), xp.zeros(C.data.shape, bool)
     miss[sel_t], diff[sel_t] = ~seen, colour != own
     unseen = miss.reshape(n, -1).sum(axis=1)
     ok &= (unseen == 0) | diff.reshape(n, -1).any(axis=1)
-    data = C.data.copy()
-    data[sel_t] = colour
-    return ok, unseen, GridBatch(data, C.h, C.w)
+    data, alt = C.data.copy(), C.data.copy()
+    data[sel_t], alt[sel_t] = colour, major
+    return ok, unseen, GridBatch(data, C.h, C.w), GridBatch(alt, C.h, C.w)
+
+
+def _majority(xp, kv, want, own):
+    """For each cell of feature `want`: the output colour that most of its state's distinct table entries
+    (`kv`: sorted (state, feature, colour) codes) with the cell's own colour give; `own` on a tie with it or
+    where the table has none of that own colour. Ties between other colours go to the lowest."""
+    group = (kv >> 4 >> _FBITS) << 4 | ((kv >> 4) & 15)  # (state, own colour)
+    u, count = xp.unique(group << 4 | (kv & 15), return_counts=True)
+    g, out = u >> 4, u & 15
+    kept = (out == (g & 15)).astype(xp.int64)
+    order = xp.lexsort(xp.stack([out, -kept, -count, g]))
+    g, out = g[order], out[order]
+    head = xp.ones(len(g), bool)
+    head[1:] = g[1:] != g[:-1]
+    gk, best = g[head], out[head]
+    wk = (want >> _FBITS) << 4 | (want & 15)
+    pos = xp.minimum(xp.searchsorted(gk, wk), len(gk) - 1)
+    return xp.where(gk[pos] == wk, best[pos].astype(xp.uint8), own)

@@ -9,7 +9,7 @@ from gpubatch.arc.batt import _rank_key, search_shard
 from gpubatch.arc.fits import FitRecord
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.programs import ProgramError, parse_program
-from gpubatch.arc.rules import KINDS, features, rule_fits
+from gpubatch.arc.rules import KINDS, features, rule_fits, rule_fits_both
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.engine import numpy_backend
@@ -98,9 +98,46 @@ def test_rule_fits_learns_a_consistent_table_and_keeps_cells_it_never_saw():
     assert rule_fits(C4, np.array([0]), tg4, demo4, "ring")[0].tolist() == [False]
 
 
+def _bars(lengths, colours=None):
+    """A grid of grey horizontal bars of these lengths, one every other row; with `colours`, each bar in its
+    colour instead."""
+    rows = []
+    for i, n in enumerate(lengths):
+        rows += [[(colours[i] if colours else 5)] * n + [0] * (6 - n), [0] * 6]
+    return rows
+
+
+def test_majority_colour_for_cells_no_demo_showed():
+    # bars of 2 cells turn red, of 1, 3 or 4 cells blue; the test's bar of 5 cells is a size no demo showed
+    pairs = [(_bars(ns), _bars(ns, [2 if n == 2 else 1 for n in ns])) for ns in ((2, 1), (3, 2), (4, 1))]
+    C, tg, demo = _task_batch(pairs, [_bars((5, 2))])
+    ok, unseen, keep, major = rule_fits_both(C, np.array([0]), tg, demo, "size")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [5])
+    assert keep.to_lists()[3] == _bars((5, 2), [5, 2])  # kept as it was
+    assert major.to_lists()[3] == _bars((5, 2), [1, 2])  # three of the four sizes of grey give blue
+    assert rule_fits(C, np.array([0]), tg, demo, "size")[2].to_lists() == keep.to_lists()
+    assert major.to_lists()[:3] == C.to_lists()[:3]
+    # a tie between the own colour and another keeps the own colour
+    pairs = [(_bars((2, 1)), _bars((2, 1), [2, 5]))]
+    C, tg, demo = _task_batch(pairs, [_bars((3,))])
+    assert rule_fits_both(C, np.array([0]), tg, demo, "size")[3].to_lists()[1] == _bars((3,))
+
+
+def test_the_majority_guess_is_tried_last_and_replays():
+    pairs = [(_bars(ns), _bars(ns, [2 if n == 2 else 1 for n in ns])) for ns in ((2, 1), (3, 2), (4, 1))]
+    task = Task("bars", tuple(pairs), (_bars((5, 2)),), (_bars((5, 2), [1, 2]),))
+    res = search_shard([task], numpy_backend(), SearchConfig(depth=0))[0]
+    assert res.correct == (True,) and res.predictions[0][0] == _bars((5, 2), [5, 2])  # the rule's own first
+    assert [f.program for f in res.guesses] == ["rule(f=size_major)"] and not res.partials
+    res = search_shard([task], numpy_backend(), SearchConfig(depth=0), (parse_program("rule(f=size_major)"),),
+                       enumerate_builtin=False)[0]
+    assert res.correct == (True,) and _bars((5, 2), [1, 2]) in res.predictions[0]
+
+
 def test_rule_step_parses_back_and_rejects_bad_kinds():
     p = parse_program("rot90 | rule(f=nbhd)")
     assert p.rule == "nbhd" and [s.name for s in p.steps] == ["rot90"]
+    assert parse_program("rule(f=size_major)").rule == "size_major"
     assert parse_program(p.text).text == p.text == "rot90 | rule(f=nbhd)"
     assert parse_program("rule(rays)").text == "rule(f=rays)"
     for bad, msg in (("rule(f=colour)", "KIND one of"), ("rule(f=nbhd) | rot90", "last step")):
@@ -174,11 +211,13 @@ def test_cupy_equals_numpy_on_arc_inputs(kind):
     fits = 0
     for C, tg, demo in _groups(tasks):
         task = np.arange(len(demo))
-        ok, unseen, pred = rule_fits(C, task, tg, demo, kind)
-        ok_d, unseen_d, pred_d = rule_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo), kind)
+        ok, unseen, pred, major = rule_fits_both(C, task, tg, demo, kind)
+        ok_d, unseen_d, pred_d, major_d = rule_fits_both(C.to(cupy), cupy.asarray(task), tg.to(cupy),
+                                                         cupy.asarray(demo), kind)
         assert np.array_equal(features(C, kind), cupy.asnumpy(features(C.to(cupy), kind)))
         assert np.array_equal(ok, cupy.asnumpy(ok_d)) and np.array_equal(unseen, cupy.asnumpy(unseen_d))
         assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
+        assert np.array_equal(major.data, cupy.asnumpy(major_d.data))
         fits += int(ok.sum())
     assert fits >= 2  # every kind fits some training tasks
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gpubatch.arc.batt import search_shard
-from gpubatch.arc.learned import KINDS, LEARNERS
+from gpubatch.arc.learned import KINDS, NAMES, STATE_KINDS
 from gpubatch.arc.programs import parse_program
 from gpubatch.arc.rules import rule_fits
 from gpubatch.arc.search import SearchConfig
@@ -62,7 +62,7 @@ def test_stamps_that_miss_a_demo_do_not_fit():
 
 
 def test_the_search_finds_stamps_and_programs_name_them():
-    assert "stamp" in KINDS and LEARNERS["stamp"] is stamp_fits
+    assert "stamp" in KINDS and NAMES["stamp"] == "stamp" and "stamp" not in STATE_KINDS
     assert parse_program("rule(f=stamp)").rule == "stamp"
     tasks, _ = load_tasks("arc1-train", ids=["0ca9ddb6", "a9f96cdd"])
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
