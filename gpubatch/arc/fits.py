@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .colourmap import apply_map, learn_map, map_text
-from .learned import KINDS, LEARNERS, NAMES
+from .learned import KINDS, LEARNERS, MAJOR, NAMES
 from .statescore import score_states
 
 MAPPED_CAP = 20  # after a level with this many fits up to a colour map, a task takes no more
@@ -98,7 +98,7 @@ class FitBook:
 
     def _rule_record(self, level, t, k, name, unseen, outs, text, paths) -> None:
         st = self.ts[t]
-        key = (t, level, unseen, repr(outs))
+        key = (t, level, unseen, repr(outs), name.endswith(MAJOR))  # a guess never votes for a fit, nor back
         prev = self.rule_by_out.get(key)
         if prev is not None:
             prev.votes += 1
