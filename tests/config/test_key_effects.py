@@ -528,7 +528,7 @@ def test_batt_colour_norm_shallower(tmp_path):
 
 
 def test_batt_deep_states(tmp_path):
-    deep, none = (batt(tmp_path, batt__depth=4, batt__max_states=100_000, batt__deep_states=n)["tasks"][0]
+    deep, none = (batt(tmp_path, batt__depth=4, batt__max_states=60_000, batt__deep_states=n)["tasks"][0]
                   for n in (5_000, 0))
     assert deep["states"] > none["states"]  # level 4 explored from the kept level-3 states, then not at all
 
