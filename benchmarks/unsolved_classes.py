@@ -3,6 +3,7 @@ docs/benchmarks.md that guides which primitives to add next. Study training resu
 set stays held out.
 
 usage: python benchmarks/unsolved_classes.py RESULTS.json [--dataset arc1-train] [--list]
+(RESULTS: run-batt's `--results`, or `rank_variants.py --out`, whose run of the dataset is read)
 """
 import argparse
 import json
@@ -34,23 +35,36 @@ def classify(task) -> str:
     return CLASSES[4]
 
 
+def _right(path: str, dataset: str) -> dict[str, int]:
+    """Test outputs right per task id: from a run-batt `--results` file, or from `rank_variants.py --out`
+    (its run of `dataset`, run-batt's ranking)."""
+    doc = json.load(open(path))
+    if "runs" in doc:
+        run = next(r for r in doc["runs"] if r["dataset"] == dataset)
+        return dict(run["solved"])
+    return {t["id"]: sum(t["correct"] or ()) for t in doc["tasks"]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results")
+    ap.add_argument("results", help="run-batt --results JSON, or rank_variants.py --out JSON")
     ap.add_argument("--dataset", default="arc1-train")
     ap.add_argument("--list", action="store_true", help="print the task ids of each class")
     args = ap.parse_args()
-    res = json.load(open(args.results))["tasks"]
-    solved = {t["id"] for t in res if t["correct"] and all(t["correct"])}
-    overfit = sum(1 for t in res if t["fits"] and t["correct"] is not None and not all(t["correct"]))
-    tasks, _ = load_tasks(args.dataset, ids=[t["id"] for t in res])
-    by: dict[str, list[str]] = {c: [] for c in CLASSES}
+    right = _right(args.results, args.dataset)
+    tasks, _ = load_tasks(args.dataset)
+    rows: dict[str, list] = {c: [0, 0, 0, []] for c in CLASSES}  # tasks, test outputs, right, unsolved ids
     for t in tasks:
-        if t.id not in solved:
-            by[classify(t)].append(t.id)
-    print(f"{len(tasks) - len(solved)} unsolved of {len(tasks)} ({overfit} with a fit that is wrong on a test input)")
-    for c in sorted(CLASSES, key=lambda c: -len(by[c])):
-        print(f"| {c} | {len(by[c])} |" + (f" {' '.join(by[c])}" if args.list else ""))
+        row = rows[classify(t)]
+        n = len(t.test_outputs or ())
+        row[0], row[1], row[2] = row[0] + 1, row[1] + n, row[2] + right.get(t.id, 0)
+        if right.get(t.id, 0) < n:
+            row[3].append(t.id)
+    print("| what the demos change | tasks | test outputs right |")
+    print("|---|--:|--:|")
+    for c in sorted(CLASSES, key=lambda c: -rows[c][1]):
+        n, outs, ok, ids = rows[c]
+        print(f"| {c} | {n} | {ok}/{outs} ({ok / max(1, outs):.0%}) |" + (f" {' '.join(ids)}" if args.list else ""))
 
 
 if __name__ == "__main__":
