@@ -7,6 +7,7 @@ usage: python benchmarks/unsolved_classes.py RESULTS.json [--dataset arc1-train]
 """
 import argparse
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def classify(task) -> str:
 def _right(path: str, dataset: str) -> dict[str, int]:
     """Test outputs right per task id: from a run-batt `--results` file, or from `rank_variants.py --out`
     (its run of `dataset`, run-batt's ranking)."""
-    doc = json.load(open(path))
+    doc = json.loads(Path(path).read_text())
     if "runs" in doc:
         run = next(r for r in doc["runs"] if r["dataset"] == dataset)
         return dict(run["solved"])
