@@ -155,9 +155,9 @@ def _by_kind(st: TaskState) -> tuple[tuple, tuple]:
 
 
 # Ranking: the task's fits and its normalised copy's together (`_rank_key`), then overlays, the copy's overlays,
-# partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at depth 2 (H200, 2026-11-28):
-# 186/416, against 174 with the copy's fits after the task's own, 171 with all of the copy's records after all
-# of the task's, and 169 without copies.
+# partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at
+# depth 2 (H200, 2026-11-28): 186/416, against 174 with the copy's fits after the task's own, 171 with all of
+# the copy's records after all of the task's, and 169 without copies.
 def merged_kinds(st: TaskState) -> tuple[list[FitRecord], ...]:
     """Fits (the task's and its normalised copy's ranked together), overlays, partial fits and guesses (the
     copy's after the task's of each kind)."""

@@ -77,24 +77,21 @@ class FitBook:
             if not len(hits):
                 continue
             unseen = host(xp, unseen)[hits]
-            first = None
+            outs_of: dict[int, list] = {}  # each hit's test outputs by the learner's own rule
             for name in names:
-                alt = name != learner
-                sub = np.flatnonzero(unseen > 0) if alt else np.arange(len(hits))
+                guess = name != learner  # a second prediction: only where some test cell was unseen
+                sub = np.flatnonzero(unseen > 0) if guess else np.arange(len(hits))
                 if not len(sub):
                     continue
                 lists = preds[name].take(self.rows(hits[sub])).to_lists()
-                outs_of = {}
                 for j, i in enumerate(sub):
-                    n = len(self.ts[int(ids[hits[i]])].task.train)
-                    outs_of[int(i)] = lists[j * K + n:(j + 1) * K]
-                if not alt:
-                    first = outs_of
-                for i, outs in outs_of.items():
-                    if alt and first is not None and first.get(i) == outs:
+                    k = int(hits[i])
+                    t = int(ids[k])
+                    outs = lists[j * K + len(self.ts[t].task.train):(j + 1) * K]
+                    if guess and outs_of.get(i) == outs:
                         continue  # the same prediction: no second fit
-                    self._rule_record(level, int(ids[hits[i]]), int(hits[i]), name, int(unseen[i]), outs, text,
-                                      paths)
+                    outs_of.setdefault(i, outs)
+                    self._rule_record(level, t, k, name, int(unseen[i]), outs, text, paths)
 
     def _rule_record(self, level, t, k, name, unseen, outs, text, paths) -> None:
         st = self.ts[t]

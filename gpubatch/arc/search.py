@@ -10,9 +10,10 @@ budget (`max_states` for levels 1-3, `deep_states` for each level past them); th
 budget. When a task's budget cannot take all of a level's new states, it keeps those whose demo outputs
 already have the target's shape on the most demo pairs (the shape score), then, among states with every
 shape and the predicted test sizes, those with the fewest wrong demo cells, then in canonical order
-(primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch. Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a
-local rule, are recorded by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted
-sizes) by `partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`.
+(primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch.
+Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a local rule, are recorded
+by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted sizes) by
+`partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`.
 """
 from __future__ import annotations
 
@@ -299,7 +300,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
         # each task keeps `allowed` new states, the most promising first (`_promise`), then canonical order;
         # levels past the third have a budget of their own, so that depth 4 is not starved by depth 3
         runs = P - sum(prim.family.first for prim in self.prims)  # primitives that run past depth 1
-        if level + 2 > 3:
+        if level >= 2:  # the new level is expanded into level 4 or deeper
             allowed = xp.full(T, self.cfg.deep_states // max(1, runs), xp.int64)
         else:
             used = xp.asarray(np.array([st.states for st in self.ts], np.int64))

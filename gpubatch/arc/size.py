@@ -3,14 +3,14 @@
 Each grid (every demo input and test input of every task, one GridBatch) gets a few scalar features: its
 height and width, the bounding boxes of its non-background cells, of its largest and smallest objects (8
 neighbours, one colour) and of its least frequent colour, its rows and columns once runs of equal ones are
-merged, the cells of a grid divided by lines, and counts of objects, colours and cells not 0. A rule gives one dimension of
-the output as a feature times a small factor, divided by one, plus a small offset, or as a constant (the first
-demo's). For each task and each dimension the first rule, in a fixed order from the simplest, that gives every
-demo's output is kept and applied to the test inputs; a constant kept beside a feature of a pair (a bounding
-box's height) gives way to the pair's other feature (its width) where that fits the demos too. Written
-against the array module: the features and the fit are a few array passes over all grids of all tasks, on
-NumPy or CuPy alike. The search keeps partial fits (`partials`) only where their test outputs have the
-predicted sizes.
+merged, the cells of a grid divided by lines, and counts of objects, colours and cells not 0. A rule gives
+one dimension of the output as a feature times a small factor, divided by one, plus a small offset, or as a
+constant (the first demo's). For each task and each dimension the first rule, in a fixed order from the
+simplest, that gives every demo's output is kept and applied to the test inputs; a constant kept beside a
+feature of a pair (a bounding box's height) gives way to the pair's other feature (its width) where that fits
+the demos too. Written against the array module: the features and the fit are a few array passes over all
+grids of all tasks, on NumPy or CuPy alike. The search keeps partial fits (`partials`) only where their test
+outputs have the predicted sizes.
 """
 from __future__ import annotations
 
