@@ -39,8 +39,9 @@ _DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 def _shifted(xp, d, dy: int, dx: int):
     """[B, 30, 30] int64: each cell's neighbour at (dy, dx), PAD beyond the array."""
-    p = xp.pad(d, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
-    return p[:, 1 + dy:1 + dy + MAX, 1 + dx:1 + dx + MAX]
+    r = max(1, abs(dy), abs(dx))
+    p = xp.pad(d, ((0, 0), (r, r), (r, r)), constant_values=PAD)
+    return p[:, r + dy:r + dy + MAX, r + dx:r + dx + MAX]
 
 
 def _colour_set(xp, d, offsets):

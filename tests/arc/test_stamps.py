@@ -52,6 +52,26 @@ def test_a_cell_stamped_two_colours_keeps_its_own_and_counts_unseen():
     assert pred.to_lists()[-1][3][3] == 0 and pred.to_lists()[-1][1][1] == 4
 
 
+def test_a_pixel_stamps_cells_two_steps_away():
+    def far(n, pixels):  # green two cells right of and below each blue pixel, nothing next to it
+        a = np.zeros((n, n), int)
+        for r, c in pixels:
+            a[r, c] = 1
+        b = a.copy()
+        for r, c in pixels:
+            for rr, cc in ((r, c + 2), (r + 2, c)):
+                if rr < n and cc < n:
+                    b[rr, cc] = 3
+        return a.tolist(), b.tolist()
+
+    demos = [far(6, [(0, 0), (3, 2)]), far(6, [(1, 3), (4, 0)])]
+    test, want = far(6, [(2, 2), (0, 3)])
+    C, tg, demo = _task_batch(demos, [test])
+    ok, unseen, pred = stamp_fits(C, np.array([0]), tg, demo)
+    assert ok.tolist() == [True] and unseen.tolist() == [0]
+    assert pred.to_lists()[-1] == want
+
+
 def test_stamps_that_miss_a_demo_do_not_fit():
     a, b = _stamped(7, [(1, 1, 2)])
     b[6][6] = 3  # a change no neighbour explains
