@@ -1,5 +1,6 @@
 """Every learned last step of a program by name: a local rule's table (`rules`), the same table with unseen
-cells given their majority colour (`nbhd_major`), or stamps (`stamps`).
+cells given their majority colour (`nbhd_major`), or stamps (`stamps`) from the cells around (`stamp`) or
+from the first other colour in each direction (`raystamp`).
 
 A learner takes (C, task, targets, demo) and returns (ok, unseen, {name: predicted}) for every state of C:
 one call gives every name it learns, so the search fits a table once for both of its predictions.
@@ -22,12 +23,15 @@ def _table(kind: str) -> Callable:
     return learn
 
 
-def _stamps(C, task, targets, demo):
-    ok, unseen, pred = stamp_fits(C, task, targets, demo)
-    return ok, unseen, {"stamp": pred}
+def _stamps(name: str, sources: str) -> Callable:
+    def learn(C, task, targets, demo):
+        ok, unseen, pred = stamp_fits(C, task, targets, demo, sources)
+        return ok, unseen, {name: pred}
+    return learn
 
 
-LEARNERS: dict[str, Callable] = {**{k: _table(k) for k in TABLE_KINDS}, "stamp": _stamps}
+LEARNERS: dict[str, Callable] = {**{k: _table(k) for k in TABLE_KINDS}, "stamp": _stamps("stamp", "cells"),
+                                 "raystamp": _stamps("raystamp", "rays")}
 NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # every rule name -> its learner
 KINDS = tuple(NAMES)  # the rules the search fits on the inputs
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS)  # and on the depth-1 states (not stamps)

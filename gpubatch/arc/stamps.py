@@ -12,28 +12,73 @@ it, or keeps its own where none is. The stamps fit when they reproduce every dem
 stamped two colours keeps its own and counts as unseen (a partial fit, ranked after every other fit, as for
 the rules).
 
+A source may also *copy*: where every demo cell of an (own colour, source) takes the source's colour, and
+that is another colour than its own, a test cell of that kind takes its source's colour even where the demos
+never showed that colour there. A second set of sources, `rays`, reads the first colour in each of the four
+directions that is neither 0 nor the cell's own (`rule(f=raystamp)`): in `c9f8e694` every grey cell copies
+the colour that starts its row.
+
 Whole batches at once, on NumPy or CuPy: one sort of the demo cells' (key, colour) pairs and one sorted
-lookup per direction (24). `d364b489` (a colour on each side of every blue pixel), `a9f96cdd` and `913fb3ed` are
-training tasks of this kind.
+lookup per source (24 cells, or 4 rays). `d364b489` (a colour on each side of every blue pixel),
+`a9f96cdd` and `913fb3ed` are training tasks of this kind.
 """
 from __future__ import annotations
 
-from .grids import GridBatch
+from .grids import MAX, PAD, GridBatch
 from .rules import _DIAG, _ORTH, _shifted, cells_of
 
 # the 8 neighbours, then the ring of 16 two cells away (a pixel that marks a cell two steps off, as in 93b581b8)
 _DIRS = _ORTH + _DIAG + tuple((dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)
                               if max(abs(dy), abs(dx)) == 2)
-_NEAR = 8  # directions before this one are next to the cell
 _NONE = 15  # no stamp in this direction (above every colour and PAD)
 
 
-def _keys(xp, d, state, sel):
-    """int64 [24, m]: each selected cell's key per direction: (state, direction, own colour, neighbour's)."""
+def _cells(xp, d):
+    """The colour at each of `_DIRS` from every cell (PAD beyond the grid)."""
+    return [_shifted(xp, d, dy, dx) for dy, dx in _DIRS]
+
+
+def _rays_past_own(xp, d):
+    """Per cell and direction (up, down, left, right): the first colour beyond it that is neither 0 nor the
+    cell's own (PAD: none before the border). `c9f8e694` colours a grey row by the colour that starts it."""
+    out = []
+    for axis, rev in ((1, False), (1, True), (2, False), (2, True)):
+        a = xp.flip(d, axis) if rev else d
+        seen = xp.full(a.shape, PAD, xp.int64)
+        last = xp.full((a.shape[0], MAX), PAD, xp.int64)  # the latest non-0 colour passed
+        before = last.copy()  # the latest non-0 colour passed that differs from `last`
+        for i in range(MAX):
+            line = a[:, i, :] if axis == 1 else a[:, :, i]
+            ray = xp.where(last == line, before, last)
+            if axis == 1:
+                seen[:, i, :] = ray
+            else:
+                seen[:, :, i] = ray
+            new = (line != 0) & (line != last)
+            before = xp.where(new, last, before)
+            last = xp.where(new, line, last)
+        out.append(xp.flip(seen, axis) if rev else seen)
+    return out
+
+
+# sources by name: (the colours that may stamp each cell, how many of them are near: the rest count only
+# where no near one stamps, and need two demo cells)
+SOURCES = {"cells": (_cells, 8), "rays": (_rays_past_own, 4)}
+
+
+def _keys(xp, src, d, state, sel):
+    """int64 [len(src), m]: each selected cell's key per source: (state, source, own colour, source colour)."""
     own = d[sel]
     st = xp.broadcast_to(state[:, None, None], d.shape)[sel]
-    return xp.stack([((st * 32 + j) * 16 + own) * 16 + _shifted(xp, d, dy, dx)[sel]
-                     for j, (dy, dx) in enumerate(_DIRS)])
+    return xp.stack([((st * 32 + j) * 16 + own) * 16 + v[sel] for j, v in enumerate(src)])
+
+
+def _lookup(xp, skeys, values, keys):
+    """`values` of the sorted `skeys` at each of `keys`, `_NONE` where a key is not among them."""
+    if not len(skeys):
+        return xp.full(keys.shape, _NONE, xp.int64)
+    pos = xp.minimum(xp.searchsorted(skeys, keys), len(skeys) - 1)
+    return xp.where(skeys[pos] == keys, values[pos], _NONE)
 
 
 def _span(xp, got):
@@ -41,7 +86,7 @@ def _span(xp, got):
     return got.min(axis=0), xp.where(got == _NONE, -1, got).max(axis=0)
 
 
-def stamp_fits(C: GridBatch, task, targets: GridBatch, demo):
+def stamp_fits(C: GridBatch, task, targets: GridBatch, demo, sources: str = "cells"):
     """(ok[n], unseen[n], predicted), as `rules.rule_fits`: whether each state of `C` ([n * K] grids,
     state-major; `task[n]` indexes `targets` rows task*K.. and `demo[T, K]`) fits its demo targets up to
     stamps, how many of its test cells were stamped two colours (kept as they are), and `C` with every test
@@ -50,26 +95,34 @@ def stamp_fits(C: GridBatch, task, targets: GridBatch, demo):
     n = len(C) // demo.shape[1]
     trows, is_demo, ok, state, use = cells_of(C, task, targets, demo)
     d = C.data.astype(xp.int64)
+    make, near = SOURCES[sources]
+    src = make(xp, d)
     sel_d = use & is_demo[:, None, None]
     want = targets.data[trows][sel_d].astype(xp.int64)
     # sorted (key, output colour), and how many demo cells show each
-    pairs, seen = xp.unique((_keys(xp, d, state, sel_d) << 4 | want).ravel(), return_counts=True)
+    pairs, seen = xp.unique((_keys(xp, src, d, state, sel_d) << 4 | want).ravel(), return_counts=True)
     key = pairs >> 4
     single = xp.ones(len(key), bool)  # a key seen with one output colour only
     single[1:] &= key[1:] != key[:-1]
     single[:-1] &= key[:-1] != key[1:]
-    far = ((key >> 8) & 31) >= _NEAR  # two steps off: a coincidence is likelier, so one demo cell is not enough
+    far = ((key >> 8) & 31) >= near  # two steps off: a coincidence is likelier, so one demo cell is not enough
     stamp = single & ((pairs & 15) != ((key >> 4) & 15)) & (~far | (seen >= 2))
     skeys, scolour = key[stamp], pairs[stamp] & 15
-    keys = _keys(xp, d, state, use)
-    if len(skeys):
-        pos = xp.minimum(xp.searchsorted(skeys, keys), len(skeys) - 1)
-        got = xp.where(skeys[pos] == keys, scolour[pos], _NONE)
-    else:
-        got = xp.full(keys.shape, _NONE, xp.int64)
+    keys = _keys(xp, src, d, state, use)
+    got = _lookup(xp, skeys, scolour, keys)
+    # copies: a (state, source, own colour) whose demo cells all take their source's colour, another one
+    dkeys = _keys(xp, src, d, state, sel_d)
+    same = ((dkeys & 15) == want) & (want != ((dkeys >> 4) & 15))
+    both = xp.unique((dkeys >> 4 << 1 | same).ravel())
+    copy = both[(both & 1) == 1] >> 1
+    copy = copy[~xp.isin(copy, both[(both & 1) == 0] >> 1)]
+    copied = (_lookup(xp, copy, xp.zeros(len(copy), xp.int64), keys >> 4) == 0) & ((keys & 15) < PAD)
+    got = xp.where((got == _NONE) & copied, keys & 15, got)
     # the nearest stamps decide: the ring two steps off only where no neighbour stamps
-    (lo, hi), (far_lo, far_hi) = _span(xp, got[:_NEAR]), _span(xp, got[_NEAR:])
-    lo, hi = xp.where(hi >= 0, lo, far_lo), xp.where(hi >= 0, hi, far_hi)
+    lo, hi = _span(xp, got[:near])
+    if len(src) > near:
+        far_lo, far_hi = _span(xp, got[near:])
+        lo, hi = xp.where(hi >= 0, lo, far_lo), xp.where(hi >= 0, hi, far_hi)
     own = d[use]
     two = (hi >= 0) & (lo != hi)
     pred = xp.where((hi < 0) | two, own, lo)

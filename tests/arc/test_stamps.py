@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 
 from gpubatch.arc.batt import search_shard
+from gpubatch.arc.grids import PAD, GridBatch
 from gpubatch.arc.learned import KINDS, NAMES, STATE_KINDS
 from gpubatch.arc.programs import parse_program
 from gpubatch.arc.rules import rule_fits
 from gpubatch.arc.search import SearchConfig
-from gpubatch.arc.stamps import stamp_fits
+from gpubatch.arc.stamps import SOURCES, _rays_past_own, stamp_fits
 from gpubatch.arc.tasks import load_tasks
 from gpubatch.engine import numpy_backend
 from tests.arc.test_rules import _groups, _task_batch
@@ -81,12 +82,45 @@ def test_stamps_that_miss_a_demo_do_not_fit():
     assert stamp_fits(C, np.array([0]), tg, demo)[0].tolist() == [False]
 
 
+def test_rays_past_own_colour_equal_a_walk_cell_by_cell():
+    rng = np.random.default_rng(0)
+    grids = [rng.choice(4, size=(h, w), p=[0.4, 0.2, 0.2, 0.2]) for h, w in ((5, 7), (30, 30), (1, 9), (12, 3))]
+    C = GridBatch.from_lists([g.tolist() for g in grids])
+    rays = _rays_past_own(np, C.data.astype(np.int64))
+    for b, g in enumerate(grids):
+        for r in range(g.shape[0]):
+            for c in range(g.shape[1]):
+                for j, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                    rr, cc, want = r + dr, c + dc, PAD
+                    while 0 <= rr < g.shape[0] and 0 <= cc < g.shape[1]:
+                        if g[rr, cc] not in (0, g[r, c]):
+                            want = g[rr, cc]
+                            break
+                        rr, cc = rr + dr, cc + dc
+                    assert rays[j][b, r, c] == want, (b, r, c, j)
+
+
+def test_a_source_whose_colour_the_cell_always_takes_copies_colours_no_demo_showed():
+    def rows(starts, width=6):  # each row's grey cells take the colour that starts the row
+        a = [[s] + [0] + [5 if k % 2 else 0 for k in range(width - 2)] for s in starts]
+        return a, [[s] + [0] + [s if v == 5 else 0 for v in row[2:]] for s, row in zip(starts, a)]
+
+    demos = [rows([1, 2, 1]), rows([2, 2, 1, 1])]
+    test, want = rows([7, 1, 8])  # 7 and 8 start no demo row
+    C, tg, demo = _task_batch(demos, [test])
+    ok, unseen, pred = stamp_fits(C, np.array([0]), tg, demo, "rays")
+    assert ok.tolist() == [True] and unseen.tolist() == [0]
+    assert pred.to_lists()[-1] == want
+
+
 def test_the_search_finds_stamps_and_programs_name_them():
     assert "stamp" in KINDS and NAMES["stamp"] == "stamp" and "stamp" not in STATE_KINDS
+    assert NAMES["raystamp"] == "raystamp" and "raystamp" not in STATE_KINDS
     assert parse_program("rule(f=stamp)").rule == "stamp"
-    tasks, _ = load_tasks("arc1-train", ids=["0ca9ddb6", "a9f96cdd"])
+    tasks, _ = load_tasks("arc1-train", ids=["0ca9ddb6", "a9f96cdd", "c9f8e694"])
+    want = {"0ca9ddb6": "rule(f=stamp)", "a9f96cdd": "rule(f=stamp)", "c9f8e694": "rule(f=raystamp)"}
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
-        assert res.correct == (True,) and res.fits[0].program == "rule(f=stamp)", res.id
+        assert res.correct == (True,) and res.fits[0].program == want[res.id], res.id
 
 
 @pytest.mark.gpu
@@ -97,9 +131,11 @@ def test_cupy_equals_numpy_on_arc_inputs():
     fits = 0
     for C, tg, demo in _groups(tasks):
         task = np.arange(len(demo))
-        ok, unseen, pred = stamp_fits(C, task, tg, demo)
-        ok_d, unseen_d, pred_d = stamp_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo))
-        assert np.array_equal(ok, cupy.asnumpy(ok_d)) and np.array_equal(unseen, cupy.asnumpy(unseen_d))
-        assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
-        fits += int(ok.sum())
-    assert fits >= 4  # 0ca9ddb6, a9f96cdd, d364b489, 913fb3ed at least
+        for sources in SOURCES:
+            ok, unseen, pred = stamp_fits(C, task, tg, demo, sources)
+            ok_d, unseen_d, pred_d = stamp_fits(C.to(cupy), cupy.asarray(task), tg.to(cupy), cupy.asarray(demo),
+                                                sources)
+            assert np.array_equal(ok, cupy.asnumpy(ok_d)) and np.array_equal(unseen, cupy.asnumpy(unseen_d))
+            assert np.array_equal(pred.data, cupy.asnumpy(pred_d.data))
+            fits += int(ok.sum())
+    assert fits >= 5  # 0ca9ddb6, a9f96cdd, d364b489, 913fb3ed, c9f8e694 at least
