@@ -16,7 +16,7 @@ import numpy as np
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from .colournorm import normalise, renamings
 from .fits import FitRecord
-from .learned import MAJOR
+from .learned import LAST, MAJOR
 from .programs import Program
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
 from .tasks import Task
@@ -126,7 +126,7 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
 # 2026-11-26), complete rule fits ranked by length among the exact ones rather than after them gained a task
 # (bb43febb) and lost none.
 def _rank_key(f: FitRecord) -> tuple:
-    group = 2 if f.unseen else 1 if f.cmap is not None else 0
+    group = 2 if f.unseen else 1 if f.cmap is not None or f.rule in LAST else 0
     return (group, f.unseen, f.length, f.rule is not None, f.normalised, -f.votes,
             (f.order,) if f.path is None else (f.path[2], f.path[1]))
 

@@ -1,6 +1,7 @@
 """Every learned last step of a program by name: a local rule's table (`rules`), the same table with unseen
 cells given their majority colour (`nbhd_major`), or stamps (`stamps`) from the cells around (`stamp`) or
-from the first other colour in each direction (`raystamp`).
+from the first other colour in each direction (`raystamp`), or from those colours up and down, and left and
+right, as pairs (`raypair`).
 
 A learner takes (C, task, targets, demo) and returns (ok, unseen, {name: predicted}) for every state of C:
 one call gives every name it learns, so the search fits a table once for both of its predictions.
@@ -31,7 +32,9 @@ def _stamps(name: str, sources: str) -> Callable:
 
 
 LEARNERS: dict[str, Callable] = {**{k: _table(k) for k in TABLE_KINDS}, "stamp": _stamps("stamp", "cells"),
-                                 "raystamp": _stamps("raystamp", "rays")}
+                                 "raystamp": _stamps("raystamp", "rays"), "raypair": _stamps("raypair", "raypairs")}
 NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # every rule name -> its learner
 KINDS = tuple(NAMES)  # the rules the search fits on the inputs
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS)  # and on the depth-1 states (not stamps)
+# learners whose context is wide enough to fit demos by chance: their fits rank after every other full fit
+LAST = frozenset({"raypair"})

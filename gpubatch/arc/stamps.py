@@ -16,10 +16,12 @@ A source may also *copy*: where every demo cell of an (own colour, source) takes
 that is another colour than its own, a test cell of that kind takes its source's colour even where the demos
 never showed that colour there. A second set of sources, `rays`, reads the first colour in each of the four
 directions that is neither 0 nor the cell's own (`rule(f=raystamp)`): in `c9f8e694` every grey cell copies
-the colour that starts its row.
+the colour that starts its row. A third, `raypairs` (`rule(f=raypair)`), reads the rays up and down as one
+source and left and right as another; its wider context fits demos by chance more often, so its fits rank
+after every other full fit (`learned.LAST`).
 
 Whole batches at once, on NumPy or CuPy: one sort of the demo cells' (key, colour) pairs and one sorted
-lookup per source (24 cells, or 4 rays). `d364b489` (a colour on each side of every blue pixel),
+lookup per source (24 cells, 4 rays or 2 ray pairs). `d364b489` (a colour on each side of every blue pixel),
 `a9f96cdd` and `913fb3ed` are training tasks of this kind.
 """
 from __future__ import annotations
@@ -61,16 +63,37 @@ def _rays_past_own(xp, d):
     return out
 
 
-# sources by name: (the colours that may stamp each cell, how many of them are near: the rest count only
+def _ray_pairs(xp, d):
+    """Two sources: the rays past the cell's own colour up and down as one value, and left and right (a
+    cell between a red pixel and a grey line, `8d510a79`, is told apart from one beyond the line)."""
+    up, down, left, right = _rays_past_own(xp, d)
+    return [up << 4 | down, left << 4 | right]
+
+
+# sources by name: (the values that may stamp each cell, how many of them are near: the rest count only
 # where no near one stamps, and need two demo cells)
-SOURCES = {"cells": (_cells, 8), "rays": (_rays_past_own, 4)}
+SOURCES = {"cells": (_cells, 8), "rays": (_rays_past_own, 4), "raypairs": (_ray_pairs, 2)}
+_V = 8  # bits of a source's value in a key (a colour, PAD, or two of them)
 
 
 def _keys(xp, src, d, state, sel):
-    """int64 [len(src), m]: each selected cell's key per source: (state, source, own colour, source colour)."""
+    """int64 [len(src), m]: each selected cell's key per source: (state, source, own colour, source value)."""
     own = d[sel]
     st = xp.broadcast_to(state[:, None, None], d.shape)[sel]
-    return xp.stack([((st * 32 + j) * 16 + own) * 16 + v[sel] for j, v in enumerate(src)])
+    return xp.stack([((st * 32 + j) * 16 + own) << _V | v[sel] for j, v in enumerate(src)])
+
+
+def _copies(xp, dkeys, want, keys):
+    """Per key of `keys`, the source's colour where every demo cell (`dkeys`, `want`) of its (state,
+    source, own colour) took its source's colour, another than its own; `_NONE` elsewhere."""
+    value, rest = dkeys & (1 << _V) - 1, dkeys >> _V
+    same = (value == want) & (want != (rest & 15))
+    both = xp.unique((rest << 1 | same).ravel())
+    copy = both[(both & 1) == 1] >> 1
+    copy = copy[~xp.isin(copy, both[(both & 1) == 0] >> 1)]
+    value = keys & (1 << _V) - 1
+    copied = (_lookup(xp, copy, xp.zeros(len(copy), xp.int64), keys >> _V) == 0) & (value < PAD)
+    return xp.where(copied, value, _NONE)
 
 
 def _lookup(xp, skeys, values, keys):
@@ -100,24 +123,18 @@ def stamp_fits(C: GridBatch, task, targets: GridBatch, demo, sources: str = "cel
     sel_d = use & is_demo[:, None, None]
     want = targets.data[trows][sel_d].astype(xp.int64)
     # sorted (key, output colour), and how many demo cells show each
-    pairs, seen = xp.unique((_keys(xp, src, d, state, sel_d) << 4 | want).ravel(), return_counts=True)
+    dkeys = _keys(xp, src, d, state, sel_d)
+    pairs, seen = xp.unique((dkeys << 4 | want).ravel(), return_counts=True)
     key = pairs >> 4
     single = xp.ones(len(key), bool)  # a key seen with one output colour only
     single[1:] &= key[1:] != key[:-1]
     single[:-1] &= key[:-1] != key[1:]
-    far = ((key >> 8) & 31) >= near  # two steps off: a coincidence is likelier, so one demo cell is not enough
-    stamp = single & ((pairs & 15) != ((key >> 4) & 15)) & (~far | (seen >= 2))
+    far = ((key >> _V + 4) & 31) >= near  # far off: a coincidence is likelier, so one demo cell is not enough
+    stamp = single & ((pairs & 15) != ((key >> _V) & 15)) & (~far | (seen >= 2))
     skeys, scolour = key[stamp], pairs[stamp] & 15
     keys = _keys(xp, src, d, state, use)
     got = _lookup(xp, skeys, scolour, keys)
-    # copies: a (state, source, own colour) whose demo cells all take their source's colour, another one
-    dkeys = _keys(xp, src, d, state, sel_d)
-    same = ((dkeys & 15) == want) & (want != ((dkeys >> 4) & 15))
-    both = xp.unique((dkeys >> 4 << 1 | same).ravel())
-    copy = both[(both & 1) == 1] >> 1
-    copy = copy[~xp.isin(copy, both[(both & 1) == 0] >> 1)]
-    copied = (_lookup(xp, copy, xp.zeros(len(copy), xp.int64), keys >> 4) == 0) & ((keys & 15) < PAD)
-    got = xp.where((got == _NONE) & copied, keys & 15, got)
+    got = xp.where(got == _NONE, _copies(xp, dkeys, want, keys), got)
     # the nearest stamps decide: the ring two steps off only where no neighbour stamps
     lo, hi = _span(xp, got[:near])
     if len(src) > near:

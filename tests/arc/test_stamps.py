@@ -5,7 +5,7 @@ import pytest
 
 from gpubatch.arc.batt import search_shard
 from gpubatch.arc.grids import PAD, GridBatch
-from gpubatch.arc.learned import KINDS, NAMES, STATE_KINDS
+from gpubatch.arc.learned import KINDS, LAST, NAMES, STATE_KINDS
 from gpubatch.arc.programs import parse_program
 from gpubatch.arc.rules import rule_fits
 from gpubatch.arc.search import SearchConfig
@@ -117,8 +117,10 @@ def test_the_search_finds_stamps_and_programs_name_them():
     assert "stamp" in KINDS and NAMES["stamp"] == "stamp" and "stamp" not in STATE_KINDS
     assert NAMES["raystamp"] == "raystamp" and "raystamp" not in STATE_KINDS
     assert parse_program("rule(f=stamp)").rule == "stamp"
-    tasks, _ = load_tasks("arc1-train", ids=["0ca9ddb6", "a9f96cdd", "c9f8e694"])
-    want = {"0ca9ddb6": "rule(f=stamp)", "a9f96cdd": "rule(f=stamp)", "c9f8e694": "rule(f=raystamp)"}
+    assert NAMES["raypair"] == "raypair" and LAST == {"raypair"}  # the widest context ranks last of the fits
+    tasks, _ = load_tasks("arc1-train", ids=["0ca9ddb6", "a9f96cdd", "c9f8e694", "8d510a79"])
+    want = {"0ca9ddb6": "rule(f=stamp)", "a9f96cdd": "rule(f=stamp)", "c9f8e694": "rule(f=raystamp)",
+            "8d510a79": "rule(f=raypair)"}  # red pixels reach the grey line, blue ones the border
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
         assert res.correct == (True,) and res.fits[0].program == want[res.id], res.id
 
