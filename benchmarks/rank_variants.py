@@ -4,11 +4,11 @@ training tasks; evaluation is run to report.
 
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
-Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together by `_rank_key`,
-then overlays, partial fits and guesses, each kind followed by the copy's); `no-overlays` (fits, partial
+Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
+test outputs all have the predicted sizes first, then by `_rank_key`; then overlays, partial fits and guesses, each kind followed by the copy's); `no-overlays` (fits, partial
 fits, guesses); `overlays-last` (fits, partial fits, guesses, overlays); `no-partials` (fits, overlays,
 guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`);
-`size-first` (fits whose test outputs all have the predicted sizes first, where the task has a prediction);
+`size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
 fits and the task's of one length by votes, not the task's first).
@@ -25,13 +25,6 @@ from gpubatch.arc import batt
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import load_tasks
 from gpubatch.engine.backend import cupy_backend, numpy_backend
-
-
-def _sized(f, sizes) -> bool:
-    """Whether every test output of fit `f` has its predicted size (True where there is no prediction)."""
-    if sizes is None:
-        return True
-    return all(g is not None and (len(g), len(g[0])) == s for g, s in zip(f.outputs, sizes))
 
 
 def _own(st) -> list:
@@ -59,9 +52,9 @@ def _kinds_in(*which: int):
     return rank
 
 
-def _size_first(st) -> list:
+def _size_any(st) -> list:
     fits, *rest = batt.merged_kinds(st)
-    return sorted(fits, key=lambda f: not _sized(f, st.sizes)) + [r for k in rest for r in k]
+    return sorted(fits, key=batt._rank_key) + [r for k in rest for r in k]
 
 
 RANKINGS = {
@@ -74,7 +67,7 @@ RANKINGS = {
     "overlays-last": _kinds_in(0, 2, 3, 1),
     "no-partials": _kinds_in(0, 1, 3),
     "no-guesses": _kinds_in(0, 1, 2),
-    "size-first": _size_first,
+    "size-any": _size_any,
 }
 
 

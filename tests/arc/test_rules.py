@@ -5,12 +5,12 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from gpubatch.arc.batt import _rank_key, search_shard
+from gpubatch.arc.batt import _rank_key, merged_kinds, search_shard, sized
 from gpubatch.arc.fits import FitRecord
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.programs import ProgramError, parse_program
 from gpubatch.arc.rules import KINDS, features, rule_fits, rule_fits_both
-from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.search import SearchConfig, TaskState
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.engine import numpy_backend
 
@@ -187,6 +187,18 @@ def test_ranking_length_first_then_colour_maps_then_partial_rules():
     # length (a rule is a step): rule0 and exact1 have 1, exact2 and rule1 have 2; exact before rule
     order = sorted(fits, key=lambda name: _rank_key(fits[name]))
     assert order == ["exact1", "rule0", "exact2", "rule1", "exact3", "cmap0", "partial1", "partial5"]
+
+
+def test_fits_of_the_predicted_sizes_rank_first():
+    task = load_tasks("arc1-train", ids=["0ca9ddb6"])[0][0]
+    small, big = [[1, 2]], [[1, 2], [3, 4]]
+    fits = [FitRecord(1, 0, (1, 0, 0), [small]), FitRecord(2, 1, (2, 0, 0), [big]),
+            FitRecord(1, 2, (1, 0, 1), [None])]
+    st = TaskState(task, fits=fits, sizes=[(2, 2)])
+    assert [f.order for f in merged_kinds(st)[0]] == [1, 0, 2]  # the longer program, of the right size, first
+    assert [sized(f, None) for f in fits] == [True] * 3  # no prediction: every fit counts as sized
+    st.sizes = None
+    assert [f.order for f in merged_kinds(st)[0]] == [0, 2, 1]
 
 
 def _groups(tasks):
