@@ -36,5 +36,6 @@ LEARNERS: dict[str, Callable] = {**{k: _table(k) for k in TABLE_KINDS}, "stamp":
 NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # every rule name -> its learner
 KINDS = tuple(NAMES)  # the rules the search fits on the inputs
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS)  # and on the depth-1 states (not stamps)
-# learners whose context is wide enough to fit demos by chance: their fits rank after every other full fit
+# learners whose context is wide enough to fit demos by chance: their fits rank with the colour maps, after every
+# exact fit and every other rule fit (`batt._rank_key`)
 LAST = frozenset({"raypair"})

@@ -18,7 +18,7 @@ never showed that colour there. A second set of sources, `rays`, reads the first
 directions that is neither 0 nor the cell's own (`rule(f=raystamp)`): in `c9f8e694` every grey cell copies
 the colour that starts its row. A third, `raypairs` (`rule(f=raypair)`), reads the rays up and down as one
 source and left and right as another; its wider context fits demos by chance more often, so its fits rank
-after every other full fit (`learned.LAST`).
+with the colour maps, after every exact fit and every other rule fit (`learned.LAST`).
 
 Whole batches at once, on NumPy or CuPy: one sort of the demo cells' (key, colour) pairs and one sorted
 lookup per source (24 cells, 4 rays or 2 ray pairs). `d364b489` (a colour on each side of every blue pixel),

@@ -5,6 +5,7 @@ import pytest
 from gpubatch.arc.batt import search_shard
 from gpubatch.arc.colourmap import apply_map, learn_map, map_fits, map_text
 from gpubatch.arc.grids import GridBatch
+from gpubatch.arc.learned import LAST
 from gpubatch.arc.programs import ProgramError, parse_program
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import Task
@@ -51,8 +52,13 @@ def test_search_fits_up_to_a_colour_map_and_ranks_exact_fits_first():
     last = [f.program.split(" | ")[-1] for f in res.fits]
     assert res.correct == (True,) and "cmap(m=1>5 2>6 3>4 4>3 5>1 6>2)" in last
     assert all(s.startswith(("cmap(", "rule(")) for s in last)  # no exact fit here: each fit learned a step
-    # a local rule (`rules`; here own colour and object size) ranks before the colour maps
-    assert last == sorted(last, key=lambda s: not s.startswith("rule("))
+    # a local rule (`rules`; here own colour and object size) ranks before the colour maps; a learner of wide
+    # context (`learned.LAST`) ranks among them, after a colour map of the same length
+    def tier(s):
+        return 0 if s.startswith("rule(") and s[len("rule(f="):-1] not in LAST else 1
+    assert last == sorted(last, key=tier) and {tier(s) for s in last} == {0, 1}
+    programs = [f.program for f in res.fits]
+    assert programs.index("cmap(m=1>5 2>6 3>4 4>3 5>1 6>2)") < programs.index("rule(f=raypair)")
     exact = Task("ex", tuple((g, g[::-1]) for g in demos), (((1, 2), (3, 4)),), (((3, 4), (1, 2)),))
     res = search_shard([exact], numpy_backend(), SearchConfig(depth=1, max_states=10_000))[0]
     assert res.fits[0].program == "hmirror" and res.correct == (True,)
