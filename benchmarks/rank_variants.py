@@ -5,9 +5,10 @@ training tasks; evaluation is run to report.
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
-test outputs all have the predicted sizes first, then by `_rank_key`; then overlays, partial fits and guesses, each kind followed by the copy's); `no-overlays` (fits, partial
-fits, guesses); `overlays-last` (fits, partial fits, guesses, overlays); `no-partials` (fits, overlays,
-guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`);
+test outputs all have the predicted sizes first, then by `_rank_key`; then overlays, partial fits and
+guesses, each kind followed by the copy's); `no-overlays` (fits, partial fits, guesses); `overlays-last`
+(fits, partial fits, guesses, overlays); `no-partials` (fits, overlays, guesses); `no-guesses` (no partial
+rule fit's majority guess, `rule(f=size_major)`);
 `size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
@@ -45,7 +46,8 @@ def _copy_by_votes(st) -> list:
 
 
 def _kinds_in(*which: int):
-    """A ranking of `default`'s kinds (0 fits, 1 overlays, 2 partial fits, 3 guesses) in this order, the others left out."""
+    """A ranking of `default`'s kinds (0 fits, 1 overlays, 2 partial fits, 3 guesses) in this order, the
+    others left out."""
     def rank(st) -> list:
         kinds = batt.merged_kinds(st)
         return [r for k in which for r in kinds[k]]
@@ -126,8 +128,8 @@ def main() -> None:
     ap.add_argument("--out")
     a = ap.parse_args()
     backend = cupy_backend(0) if a.device == "cuda" else numpy_backend()
-    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, deep_states=a.deep_states, overlays=a.overlays, colour_norm=bool(a.colour_norm),
-                       norm_shallower=a.norm_shallower)
+    cfg = SearchConfig(depth=a.depth, max_states=a.max_states, deep_states=a.deep_states, overlays=a.overlays,
+                       colour_norm=bool(a.colour_norm), norm_shallower=a.norm_shallower)
     if a.device == "cuda":
         batt._warm_search(backend, cfg)
     doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth, "deep_states": a.deep_states,

@@ -71,20 +71,26 @@ def _line_sets(xp, d):
     return xp.broadcast_to(rows[:, :, None], d.shape), xp.broadcast_to(cols[:, None, :], d.shape)
 
 
-def _rays(xp, d):
-    """Per cell and direction (up, down, left, right): the first non-0 value beyond it (PAD: the border)."""
+def _rays(xp, d, past_own: bool = False):
+    """Per cell and direction (up, down, left, right): the first non-0 value beyond it (PAD: the border); with
+    `past_own`, the first that is neither 0 nor the cell's own colour (`stamps`)."""
     out = []
     for axis, rev in ((1, False), (1, True), (2, False), (2, True)):
         a = xp.flip(d, axis) if rev else d
         seen = xp.full(a.shape, PAD, xp.int64)
-        last = xp.full((a.shape[0], MAX), PAD, xp.int64)
+        last = xp.full((a.shape[0], MAX), PAD, xp.int64)  # the latest non-0 colour passed
+        before = last.copy()  # the latest non-0 colour passed that differs from `last` (for `past_own`)
         for i in range(MAX):
             line = a[:, i, :] if axis == 1 else a[:, :, i]
+            ray = xp.where(last == line, before, last) if past_own else last
             if axis == 1:
-                seen[:, i, :] = last
+                seen[:, i, :] = ray
             else:
-                seen[:, :, i] = last
-            last = xp.where(line != 0, line, last)
+                seen[:, :, i] = ray
+            new = (line != 0) & (line != last)
+            if past_own:
+                before = xp.where(new, last, before)
+            last = xp.where(new, line, last)
         out.append(xp.flip(seen, axis) if rev else seen)
     return out
 

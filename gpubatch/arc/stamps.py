@@ -26,8 +26,8 @@ lookup per source (24 cells, 4 rays or 2 ray pairs). `d364b489` (a colour on eac
 """
 from __future__ import annotations
 
-from .grids import MAX, PAD, GridBatch
-from .rules import _DIAG, _ORTH, _shifted, cells_of
+from .grids import PAD, GridBatch
+from .rules import _DIAG, _ORTH, _rays, _shifted, cells_of
 
 # the 8 neighbours, then the ring of 16 two cells away (a pixel that marks a cell two steps off, as in 93b581b8)
 _DIRS = _ORTH + _DIAG + tuple((dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)
@@ -43,24 +43,7 @@ def _cells(xp, d):
 def _rays_past_own(xp, d):
     """Per cell and direction (up, down, left, right): the first colour beyond it that is neither 0 nor the
     cell's own (PAD: none before the border). `c9f8e694` colours a grey row by the colour that starts it."""
-    out = []
-    for axis, rev in ((1, False), (1, True), (2, False), (2, True)):
-        a = xp.flip(d, axis) if rev else d
-        seen = xp.full(a.shape, PAD, xp.int64)
-        last = xp.full((a.shape[0], MAX), PAD, xp.int64)  # the latest non-0 colour passed
-        before = last.copy()  # the latest non-0 colour passed that differs from `last`
-        for i in range(MAX):
-            line = a[:, i, :] if axis == 1 else a[:, :, i]
-            ray = xp.where(last == line, before, last)
-            if axis == 1:
-                seen[:, i, :] = ray
-            else:
-                seen[:, :, i] = ray
-            new = (line != 0) & (line != last)
-            before = xp.where(new, last, before)
-            last = xp.where(new, line, last)
-        out.append(xp.flip(seen, axis) if rev else seen)
-    return out
+    return _rays(xp, d, past_own=True)
 
 
 def _ray_pairs(xp, d):
@@ -120,10 +103,12 @@ def stamp_fits(C: GridBatch, task, targets: GridBatch, demo, sources: str = "cel
     d = C.data.astype(xp.int64)
     make, near = SOURCES[sources]
     src = make(xp, d)
-    sel_d = use & is_demo[:, None, None]
-    want = targets.data[trows][sel_d].astype(xp.int64)
+    demo_cells = is_demo[:, None, None] & use
+    target = targets.data[trows].astype(xp.int64)
+    keys = _keys(xp, src, d, state, use)
+    learn = demo_cells[use]
+    dkeys, want = keys[:, learn], target[use][learn]
     # sorted (key, output colour), and how many demo cells show each
-    dkeys = _keys(xp, src, d, state, sel_d)
     pairs, seen = xp.unique((dkeys << 4 | want).ravel(), return_counts=True)
     key = pairs >> 4
     single = xp.ones(len(key), bool)  # a key seen with one output colour only
@@ -132,7 +117,6 @@ def stamp_fits(C: GridBatch, task, targets: GridBatch, demo, sources: str = "cel
     far = ((key >> _V + 4) & 31) >= near  # far off: a coincidence is likelier, so one demo cell is not enough
     stamp = single & ((pairs & 15) != ((key >> _V) & 15)) & (~far | (seen >= 2))
     skeys, scolour = key[stamp], pairs[stamp] & 15
-    keys = _keys(xp, src, d, state, use)
     got = _lookup(xp, skeys, scolour, keys)
     got = xp.where(got == _NONE, _copies(xp, dkeys, want, keys), got)
     # the nearest stamps decide: the ring two steps off only where no neighbour stamps
@@ -145,8 +129,6 @@ def stamp_fits(C: GridBatch, task, targets: GridBatch, demo, sources: str = "cel
     pred = xp.where((hi < 0) | two, own, lo)
     # per state, by cell masks summed over its K grids (no scatter, no host round trip)
     wrong, clash, diff = (xp.zeros(C.data.shape, bool) for _ in range(3))
-    demo_cells = is_demo[:, None, None] & use
-    target = targets.data[trows].astype(xp.int64)
     wrong[use] = demo_cells[use] & ((pred != target[use]) | two)
     test_cells = ~demo_cells[use]
     clash[use] = test_cells & two
