@@ -4,7 +4,9 @@ order and stats merged, as the `processes` runner does on one host.
 `cluster.address` picks the cluster: `tcp://host:8786` (a running scheduler: `dask scheduler`, then
 `dask cuda worker tcp://host:8786` on each GPU host) or `local:N` (N one-thread worker processes made here;
 on a GPU run each pinned to one GPU, by dask-cuda's `LocalCUDACluster` when it is installed). Dask is imported
-only here, only when asked for (`pip install 'gpubatch[cluster]'`).
+only here, only when asked for (`pip install 'gpubatch[cluster]'`). A local cluster starts on a thread of
+its own, and every worker makes its device's backend then: the job loads its work meanwhile, and the first
+call that needs the cluster waits for it.
 
 A worker that dies mid-batch: Dask reschedules its tasks on the others; a batch whose task still fails is
 submitted again up to `cluster.retries` times, then run on NumPy in this process (counted as a worker
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import pickle
+import threading
 from collections import deque
 from concurrent.futures import Future
 from itertools import islice
@@ -43,18 +46,24 @@ LOCAL_CONFIG = {
     # half speed on CPU workers. Workers made here keep glibc's default, as `--gpus N` workers do.
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
 }
+_MAKING = threading.Lock()
 _WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
 
 
 def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
     """This worker's backend: each worker picks its own device (a remote host's GPU is not the client's)."""
-    if "backend" not in _WORKER:
-        from .backend import select_device
+    with _MAKING:  # the boot (Dask's event loop thread) and a first batch (a task thread) may both ask
+        if "backend" not in _WORKER:
+            from .backend import select_device
 
-        selection = select_device(settings.device, settings.enabled, 1)
-        _WORKER["backend"] = selection.make(0, settings.cache_size, settings.max_fraction)
-        _WORKER["cpu"] = numpy_backend()
+            selection = select_device(settings.device, settings.enabled, 1)
+            _WORKER["backend"] = selection.make(0, settings.cache_size, settings.max_fraction)
+            _WORKER["cpu"] = numpy_backend()
     return _WORKER["backend"], _WORKER["cpu"]
+
+
+def _boot_worker(settings: EngineSettings) -> None:
+    _worker_backends(settings)
 
 
 def _task(job: bytes, items: list[Any]) -> tuple:
@@ -94,24 +103,45 @@ def _warm(op: BatchOp, settings: EngineSettings) -> None:
         op.warm(_worker_backends(settings)[0])
 
 
-def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, Any]:
-    """A Dask client for `address` ("local:N" makes a local cluster, closed with the client), and the cluster."""
+def is_local(address: str) -> bool:
+    """Whether `address` asks for a cluster made here ("local:N"), not a scheduler ("localhost:8786")."""
+    return address.partition(":")[0] == "local"
+
+
+def _require_dask() -> None:
     try:
-        from distributed import Client, LocalCluster
+        import distributed  # noqa: F401
     except ImportError:
         raise ClusterUnavailable("--cluster needs Dask: pip install 'gpubatch[cluster]'") from None
-    if address.partition(":")[0] == "local":  # not "localhost:8786", a scheduler
-        gpus = visible_gpus() if selection.kind == "cupy" else []
-        n = int(address.partition(":")[2] or workers or len(gpus) or 2)  # N checked by the config schema
-        import dask
 
-        # workers are spawned (Dask's default): forking them from this process saved about 1 s of CPU a worker
-        # on 2 cores, but a fork while another thread (Dask's event loop, a test runner's) holds a lock can hang
-        # the child, and a process that has touched CUDA must not fork at all
-        with dask.config.set(LOCAL_CONFIG):
-            cluster = local_gpu_cluster(n, gpus) if gpus else LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-        return Client(cluster), cluster
+
+def local_size(address: str, gpus: list[str], workers: int = 0) -> int:
+    """The workers of a local cluster: N of "local:N", else `cluster.workers`, else one per GPU, else 2."""
+    return int(address.partition(":")[2] or workers or len(gpus) or 2)  # N checked by the config schema
+
+
+def start_local(n: int, gpus: list[str]) -> tuple[Any, Any]:
+    """A client of a new local cluster of `n` one-thread workers (on `gpus` when there are any)."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    # workers are spawned (Dask's default): forking them from this process saved about 1 s of CPU a worker
+    # on 2 cores, but a fork while another thread (Dask's event loop, a test runner's) holds a lock can hang
+    # the child, and a process that has touched CUDA must not fork at all
+    with dask.config.set(LOCAL_CONFIG):
+        cluster = local_gpu_cluster(n, gpus) if gpus else LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, Any]:
+    """A Dask client for `address` ("local:N" makes a local cluster, closed with the client), and the cluster."""
+    _require_dask()
+    if is_local(address):
+        gpus = visible_gpus() if selection.kind == "cupy" else []
+        return start_local(local_size(address, gpus, workers), gpus)
+    from distributed import Client
+
     try:
         return Client(address, timeout=CONNECT_TIMEOUT), None
     except (OSError, TimeoutError) as exc:
@@ -119,6 +149,19 @@ def connect(address: str, selection: Selection, workers: int = 0) -> tuple[Any, 
     except ValueError as exc:  # not an address at all ("x": no port)
         raise ClusterUnavailable(f"cluster address {address!r} is not a scheduler address "
                                  f"(tcp://host:8786 or local:N): {exc}") from None
+
+
+def in_thread(fn: Callable[..., Any], *args: Any) -> Future:
+    """`fn(*args)` on a thread of its own; its result (or exception) in the returned future."""
+    fut: Future = Future()
+
+    def body() -> None:
+        try:
+            fut.set_result(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the result
+            fut.set_exception(exc)
+    threading.Thread(target=body, name="gpubatch-cluster-start", daemon=True).start()
+    return fut
 
 
 def visible_gpus() -> list[str]:
@@ -176,15 +219,43 @@ class DaskRunner:
 
     def __init__(self, settings: EngineSettings, selection: Selection, stats: StatsCollector) -> None:
         self.settings, self.stats = settings, stats
-        self.client, self.cluster = connect(settings.cluster_address or "local", selection, settings.cluster_workers)
-        self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+        address = settings.cluster_address or "local"
         # a cluster made here reads this host's files; one at an address may be on other hosts
-        self.workers_read_local_files = self.cluster is not None
+        self.workers_read_local_files = is_local(address)
+        if self.workers_read_local_files:  # its workers start (spawn, imports, device) while the job loads
+            _require_dask()
+            gpus = visible_gpus() if selection.kind == "cupy" else []
+            self._n: int | None = local_size(address, gpus, settings.cluster_workers)
+            self._ready = in_thread(self._start_local, self._n, gpus)
+        else:  # reached now: an address with no scheduler is a usage error before any work
+            self._n = None
+            self._ready = in_thread(self._boot, *connect(address, selection))
         self.notify: Callable[[str], None] = lambda text: None
+
+    def _start_local(self, n: int, gpus: list[str]) -> tuple[Any, Any]:
+        return self._boot(*start_local(n, gpus))
+
+    def _boot(self, client: Any, cluster: Any) -> tuple[Any, Any]:
+        """Each worker's backend made now (its device context), not at the run's first batch."""
+        try:
+            client.run(_boot_worker, self.settings)
+        except Exception:  # noqa: BLE001 - a worker that cannot boot fails at its first batch, as before
+            pass
+        return client, cluster
+
+    @property
+    def client(self) -> Any:
+        return self._ready.result()[0]
+
+    @property
+    def cluster(self) -> Any:
+        return self._ready.result()[1]
 
     @property
     def width(self) -> int:
-        return self.workers
+        if self._n is not None:  # a local cluster has the workers it was asked for
+            return self._n
+        return max(1, len(self.client.scheduler_info()["workers"]))
 
     def warm(self, op: BatchOp, work: float | None = None) -> None:
         self._guard(lambda: self.client.run(_warm, op, self.settings))
@@ -195,7 +266,7 @@ class DaskRunner:
         import cloudpickle
 
         job = cloudpickle.dumps((op, self.settings))  # once a run, not once a batch
-        window = max(16 * self.workers, self.settings.prefetch)  # batches in flight: small ones need many
+        window = max(16 * self.width, self.settings.prefetch)  # batches in flight: small ones need many
         batches = cut_batches(items, sizer.next_size)
         pending: deque[tuple[list[Any], Future]] = deque()
         more = True
@@ -262,4 +333,9 @@ class DaskRunner:
             raise
 
     def close(self, failed: bool = False) -> None:
-        disconnect(self.client, self.cluster)
+        """Close the client and a cluster made here, once its start (perhaps still in flight) has ended."""
+        try:
+            client, cluster = self._ready.result()
+        except Exception:  # noqa: BLE001 - a start that failed left nothing to close
+            return
+        disconnect(client, cluster)

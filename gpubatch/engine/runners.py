@@ -199,6 +199,10 @@ def _worker_init(selection: Selection, settings: EngineSettings, worker: int) ->
     _WORKER.update(backend=backend, cpu=numpy_backend(), settings=settings)
 
 
+def _worker_boot() -> None:
+    """Nothing: submitted at once, it makes the pool spawn its worker, whose initializer does the work."""
+
+
 def _worker_warm(op: BatchOp) -> None:
     if op.warm is not None:
         op.warm(_WORKER["backend"])
@@ -233,6 +237,8 @@ class ProcessRunner:
         n = len(selection.gpus) if selection.kind == "cupy" else settings.count
         self._initargs = [(selection, settings, i) for i in range(n)]
         self.workers = [worker_pool(1, _worker_init, args) for args in self._initargs]
+        for pool in self.workers:  # spawned now: imports and device context while the job loads its work
+            pool.submit(_worker_boot)
         self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
         self.free: int | None = None
 
