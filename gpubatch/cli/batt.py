@@ -77,35 +77,39 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"--battery {battery_mode!r}: expected own or cross")
         if solvers and programs:
             raise UserError("--solvers runs arc-dsl solvers instead of the search: leave out --programs")
+        if compare not in (None, "cpu", "cuda"):
+            raise UserError(f"--compare {compare!r}: expected cpu or cuda")
+        first = run.executor()  # opened before the tasks load: worker processes start meanwhile
         try:
             battery = tuple(read_programs(programs)) if programs else ()
             solver_list = arcdsl_solvers(run, solvers) if solvers else None
             loaded, problems = load_tasks(source, cfg.get("batt.tasks") if tasks is None else tasks, ids)
-        except (ProgramError, TaskSourceError) as exc:
-            raise UserError(str(exc)) from None
-        for p in problems:
-            what = "skipped task" if p.kind == "skipped" else "unscored task"
-            run.note(f"[yellow]{what} {escape(p.id)}: {escape(p.error)}[/]")
-        if not loaded:
-            raise UserError(f"no valid tasks to run from {source}")
-        skipped = sum(p.kind == "skipped" for p in problems)
-        mode = None
-        if solver_list is not None:
-            mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
-        scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
-                            max_states=cfg.get("batt.max_states"),
-                            deep_states=cfg.get("batt.deep_states"), time_budget_s=cfg.get("batt.time_budget_s"),
-                            partial_fits=cfg.get("batt.partial_fits"), overlays=cfg.get("batt.overlays"),
-                            colour_norm=cfg.get("batt.colour_norm"),
-                            norm_shallower=cfg.get("batt.colour_norm_shallower"),
-                            store_bytes=SearchConfig.store_bytes if cfg.get("gpu.memory.keep_in_vram") else 0)
-        if compare not in (None, "cpu", "cuda"):
-            raise UserError(f"--compare {compare!r}: expected cpu or cuda")
+            for p in problems:
+                what = "skipped task" if p.kind == "skipped" else "unscored task"
+                run.note(f"[yellow]{what} {escape(p.id)}: {escape(p.error)}[/]")
+            if not loaded:
+                raise UserError(f"no valid tasks to run from {source}")
+            skipped = sum(p.kind == "skipped" for p in problems)
+            mode = None
+            if solver_list is not None:
+                mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
+            scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
+                                max_states=cfg.get("batt.max_states"),
+                                deep_states=cfg.get("batt.deep_states"), time_budget_s=cfg.get("batt.time_budget_s"),
+                                partial_fits=cfg.get("batt.partial_fits"), overlays=cfg.get("batt.overlays"),
+                                colour_norm=cfg.get("batt.colour_norm"),
+                                norm_shallower=cfg.get("batt.colour_norm_shallower"),
+                                store_bytes=SearchConfig.store_bytes if cfg.get("gpu.memory.keep_in_vram") else 0)
+        except BaseException as exc:
+            first.close(failed=True)
+            if isinstance(exc, (ProgramError, TaskSourceError)):
+                raise UserError(str(exc)) from None
+            raise
 
-        def search(**device: object) -> tuple:
+        def search(ex) -> tuple:
             # the first Ctrl-C stops the search as a budget would (what was found is scored and written, exit 130);
-            # the second ends the run at once
-            with graceful_interrupt(), run.executor(**device) as ex:
+            # the second ends the run at once; the executor is closed at the end
+            with graceful_interrupt(), ex:
                 meta = {"dataset": source, "depth": scfg.depth, "device": ex.device,
                         "programs_file": str(programs or "")}
                 pairs = None
@@ -123,7 +127,7 @@ def register(app: typer.Typer) -> None:
                     return res, summary, battery_json(res, summary, meta, pairs), stop_requested()
                 return res, summary, results_json(res, summary, meta), stop_requested()
 
-        res, summary, doc, interrupted = search()
+        res, summary, doc, interrupted = search(first)
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
         if results:
@@ -134,7 +138,7 @@ def register(app: typer.Typer) -> None:
             run.out.print(f"{mode} battery: {len(doc['pairs'])} solver-task pairs: {counts}", highlight=False)
         differ = False
         if compare and not interrupted:
-            differ = compare_devices(run, doc, search(device=compare, count=1)[2], compare)
+            differ = compare_devices(run, doc, search(run.executor(device=compare, count=1))[2], compare)
         budget = {"time budget": f"batt.time_budget_s = {scfg.time_budget_s:g} s",
                   "state budget": f"batt.max_states = {scfg.max_states:,}"
                                   + (f", batt.deep_states = {scfg.deep_states:,}" if scfg.depth > 3 else "")}
