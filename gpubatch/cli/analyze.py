@@ -89,20 +89,26 @@ def register(app: typer.Typer) -> None:
             else None)
         for line in unknown_codes(policy, RULES):
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
-        names: dict[str, str] = {}
-        if stdin_filename is not None:
-            files, names = _from_stdin(stdin_filename)
-            cache = False
-        else:
-            files = list(discover_paths(paths, include or cfg.get("analyze.include"),
-                                  (exclude or []) + cfg.get("analyze.exclude"),
-                                  gitignore and cfg.get("analyze.respect_gitignore"),
-                                  default_excludes and cfg.get("analyze.default_excludes")))
-        if diff is not None:
-            files = _changed_only(files, diff, paths[0])
-        cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
         batch = min(cfg.get("analyze.max_batch_files"), cfg.get("gpu.batch.max_size"))
-        with run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch) as ex:
+        # opened before discovery: worker processes (--gpus N, --cluster) start meanwhile
+        ex = run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch)
+        try:
+            names: dict[str, str] = {}
+            if stdin_filename is not None:
+                files, names = _from_stdin(stdin_filename)
+                cache = False
+            else:
+                files = list(discover_paths(paths, include or cfg.get("analyze.include"),
+                                      (exclude or []) + cfg.get("analyze.exclude"),
+                                      gitignore and cfg.get("analyze.respect_gitignore"),
+                                      default_excludes and cfg.get("analyze.default_excludes")))
+            if diff is not None:
+                files = _changed_only(files, diff, paths[0])
+        except BaseException:
+            ex.close(failed=True)
+            raise
+        cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
+        with ex:
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
                                  cfg.get("analyze.max_file_bytes"), cache_dir, names, cfg.get("analyze.cache_content"))
         for line in result.warnings:
