@@ -40,9 +40,11 @@ def main() -> None:
     ap.add_argument("--setups", default="gpus:1,gpus:2,cluster:2")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--keep", type=Path, help="Write every run's results here (default: a temporary folder).")
     args = ap.parse_args()
     setups = [s.strip() for s in args.setups.split(",") if s.strip()]
-    work = Path(tempfile.mkdtemp(prefix="cluster-vs-gpus-"))
+    work = args.keep or Path(tempfile.mkdtemp(prefix="cluster-vs-gpus-"))
+    work.mkdir(parents=True, exist_ok=True)
     runs: dict[str, list[dict]] = {s: [] for s in setups}
     first: Path | None = None
     for r in range(args.repeats):
