@@ -89,7 +89,7 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
         for st in states[:len(tasks)]:
             st.norm = normalise(st.task)
             if st.norm is not None:
-                st.view = TaskState(st.norm.task, depth=copy_depth(cfg))
+                st.view = TaskState(st.norm.task, depth=copy_depth(cfg), copy=True)
                 states.append(st.view)
     groups: dict[int, list[int]] = defaultdict(list)
     for i, st in enumerate(states):

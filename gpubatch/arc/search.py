@@ -73,6 +73,7 @@ class TaskState:
     depth: int | None = None  # this task's own depth, where less than the search's
     view: TaskState | None = None  # the search of the task's colour-normalised copy (`colournorm`), if any
     norm: NormView | None = None  # that copy's renaming of each grid pair
+    copy: bool = False  # this is a colour-normalised copy: same task id, its own salt (`_salt`)
 
 
 @dataclass
@@ -107,7 +108,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
         self.inp = host.to(xp)
         size_h, size_w = self._predict_sizes(demo, tg.h, tg.w)
         self.targets = Targets(tg.to(xp), xp.asarray(demo), xp.asarray(_MULT[:K]),
-                               xp.asarray(np.array([_salt(st.task.id) for st in tasks], dtype=np.uint64)),
+                               xp.asarray(np.array([_salt(st.task.id, st.copy) for st in tasks], dtype=np.uint64)),
                                xp.asarray(size_h), xp.asarray(size_w), self.inp)
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
@@ -362,9 +363,12 @@ def _promise(xp, K: int, score, wrong):
     return (K - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
 
 
-def _salt(task_id: str) -> int:
-    """A stable 64-bit number per task id, mixed into state keys so tasks never share states."""
-    return int.from_bytes(hashlib.blake2b(task_id.encode(), digest_size=8).digest(), "little")
+def _salt(task_id: str, copy: bool = False) -> int:
+    """A stable 64-bit number per task id, mixed into state keys so tasks never share states. A task's
+    colour-normalised copy has a salt of its own: sharing the task's, a grid both reached counted as seen for
+    whichever came first, and which came first depended on the tasks sharing the batch."""
+    text = task_id + ("\0colournorm" if copy else "")
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
 def _sorted_member(xp, a, sorted_b):

@@ -69,3 +69,20 @@ def test_a_task_only_the_normalised_copy_solves() -> None:
     assert with_copy.predictions[0][0] == [list(r) for r in task.test_outputs[0]]
     assert any(f.program.startswith("colournorm | ") for f in with_copy.fits)
     assert with_copy.states > without.states  # the copy's states are counted with the task's
+
+
+
+def test_the_copy_finds_what_it_finds_searched_alone() -> None:
+    """The copy's states are keyed apart from the task's (same task id, a salt of its own). Keyed alike, a
+    grid both reached was dropped from one of them, depending on the tasks sharing a chunk: e98196ab's copy
+    lost an overlay, and one GPU and two gave different results."""
+    from gpubatch.arc.tasks import load_tasks
+
+    [task], _ = load_tasks("arc1-train", 0, ["e98196ab"])
+    backend = numpy_backend()
+    [alone] = search_shard([normalise(task).task], backend, SearchConfig(depth=1, colour_norm=False))
+    [both] = search_shard([task], backend, SearchConfig(depth=1))
+    for kind in ("fits", "overlays", "partials"):
+        found = [f.program for f in getattr(both, kind) if f.program.startswith("colournorm | ")]
+        assert found == ["colournorm | " + f.program for f in getattr(alone, kind)], kind
+    assert both.overlays
