@@ -584,7 +584,8 @@ def test_cluster_workers(tmp_path):
     settings = EngineSettings.from_config(cfg(tmp_path, cluster__address="local", cluster__workers=3,
                                               gpu__device="cpu"))
     with BatchExecutor(settings, Selection("numpy")) as ex:
-        assert ex.runner.workers == 3
+        assert ex.runner.width == 3
+        assert len(ex.runner.client.scheduler_info()["workers"]) == 3  # the workers the cluster started
 
 
 def test_cluster_retries(tmp_path, dask_cluster):
