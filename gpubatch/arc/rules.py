@@ -20,7 +20,9 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `size`: own colour and the size of its object (4-connected, one colour, background excluded; `6e82a1ae`);
 - `rank`: own colour and its object's size rank in the grid (0: the largest; `08ed6ac7`);
 - `phase`: own colour, its row index and its column index modulo 3 (`ba26e723`: every third column);
-- `blank`: own colour, whether its row and whether its column hold only 0 (`c1d99e64`).
+- `blank`: own colour, whether its row and whether its column hold only 0 (`c1d99e64`);
+- `parity`: own colour, its row index and its column index modulo 2 (`e9afcf9a`: two rows of alternating
+  colours).
 
 Everything runs on whole batches with array operations (one sort of the batch's cells), on NumPy or CuPy.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 
-KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank")
+KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -132,6 +134,9 @@ def features(g: GridBatch, kind: str):
     if kind == "phase":
         r = xp.arange(MAX, dtype=xp.int64) % 3
         return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << 6
+    if kind == "parity":
+        r = xp.arange(MAX, dtype=xp.int64) % 2
+        return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << 5
     if kind == "blank":
         filled = (d != 0) & (d < PAD)
         rows, cols = (filled.any(axis=a, keepdims=True).astype(xp.int64) for a in (2, 1))

@@ -42,6 +42,8 @@ def test_features_read_the_cells_context():
     assert (rank[2, 0], rank[1, 3], rank[0, 1], rank[0, 0]) == (0, 0, 1, 900)
     phase = features(g, "phase")[0] >> 4  # row index mod 3, then column index mod 3 (2 bits each)
     assert (int(phase[2, 3]), int(phase[1, 0])) == (2 | 0 << 2, 1 | 0 << 2)
+    parity = features(g, "parity")[0] >> 4  # row index mod 2, then column index mod 2 (1 bit each)
+    assert (int(parity[2, 3]), int(parity[1, 0]), int(parity[0, 1])) == (0 | 1 << 1, 1 | 0 << 1, 0 | 1 << 1)
     blank = features(g, "blank")[0]  # whether the row, and whether the column, hold a colour other than 0
     assert [int(blank[1, 2]), int(blank[1, 3]), int(blank[2, 0])] == [
         0 | 1 << 4, 3 | 1 << 4 | 1 << 5, 1 | 1 << 4 | 1 << 5]  # every row has colour; column 2 has none
@@ -96,6 +98,25 @@ def test_rule_fits_learns_a_consistent_table_and_keeps_cells_it_never_saw():
     # a demo output of another shape: no fit
     C4, tg4, demo4 = _task_batch([([[0, 1]], [[0], [1]])], [[[0, 1]]])
     assert rule_fits(C4, np.array([0]), tg4, demo4, "ring")[0].tolist() == [False]
+
+
+def test_parity_colours_every_other_cell_of_a_line():
+    """A line whose every other cell (by column) turns red: `phase` (mod 3) cannot tell those cells, `parity`
+    (mod 2) can."""
+    def line(n, row):
+        a = [[0] * 7 for _ in range(3)]
+        b = [[0] * 7 for _ in range(3)]
+        for c in range(n):
+            a[row][c] = 1
+            b[row][c] = 2 if c % 2 else 1
+        return a, b
+    demos = [line(5, 0), line(7, 1), line(4, 2)]
+    test_in, test_out = line(6, 1)
+    C, tg, demo = _task_batch(demos, [test_in])
+    assert rule_fits(C, np.array([0]), tg, demo, "phase")[0].tolist() == [False]
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "parity")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
+    assert pred.to_lists()[3] == test_out
 
 
 def _bars(lengths, colours=None):
