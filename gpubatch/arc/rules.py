@@ -131,12 +131,10 @@ def features(g: GridBatch, kind: str):
         if kind == "rank":
             size = _size_rank(xp, size)
         return d | size << 4
-    if kind == "phase":
-        r = xp.arange(MAX, dtype=xp.int64) % 3
-        return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << 6
-    if kind == "parity":
-        r = xp.arange(MAX, dtype=xp.int64) % 2
-        return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << 5
+    if kind in ("phase", "parity"):  # row and column index mod 3 (2 bits each) or mod 2 (1 bit each)
+        m, bits = (3, 2) if kind == "phase" else (2, 1)
+        r = xp.arange(MAX, dtype=xp.int64) % m
+        return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << (4 + bits)
     if kind == "blank":
         filled = (d != 0) & (d < PAD)
         rows, cols = (filled.any(axis=a, keepdims=True).astype(xp.int64) for a in (2, 1))

@@ -63,6 +63,7 @@ def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
 
 
 def _boot_worker(settings: EngineSettings) -> None:
+    """`_worker_backends` at the cluster's start; returns nothing, so that no backend travels to the client."""
     _worker_backends(settings)
 
 
