@@ -5,10 +5,11 @@ training tasks; evaluation is run to report.
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
-test outputs all have the predicted sizes first, then by `_rank_key`; then overlays, partial fits and
-guesses, each kind followed by the copy's); `no-overlays` (fits, partial fits, guesses); `overlays-last`
-(fits, partial fits, guesses, overlays); `no-partials` (fits, overlays, guesses); `no-guesses` (no partial
-rule fit's majority guess, `rule(f=size_major)`);
+test outputs all have the predicted sizes first, then by `_rank_key`; then lookups, overlays, partial fits and
+guesses, each kind followed by the copy's); `no-overlays` (fits, lookups, partial fits, guesses);
+`overlays-last` (fits, lookups, partial fits, guesses, overlays); `no-partials` (fits, lookups, overlays,
+guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`); `no-lookups`;
+`lookups-first` (before the fits); `lookups-last` (after everything);
 `size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
@@ -46,8 +47,8 @@ def _copy_by_votes(st) -> list:
 
 
 def _kinds_in(*which: int):
-    """A ranking of `default`'s kinds (0 fits, 1 overlays, 2 partial fits, 3 guesses) in this order, the
-    others left out."""
+    """A ranking of `default`'s kinds (0 fits, 1 lookups, 2 overlays, 3 partial fits, 4 guesses) in this
+    order, the others left out."""
     def rank(st) -> list:
         kinds = batt.merged_kinds(st)
         return [r for k in which for r in kinds[k]]
@@ -65,10 +66,13 @@ RANKINGS = {
     "norm-last": lambda st: _own(st) + batt.normalised_records(st),
     "fits-apart": _fits_apart,
     "copy-by-votes": _copy_by_votes,
-    "no-overlays": _kinds_in(0, 2, 3),
-    "overlays-last": _kinds_in(0, 2, 3, 1),
-    "no-partials": _kinds_in(0, 1, 3),
-    "no-guesses": _kinds_in(0, 1, 2),
+    "no-overlays": _kinds_in(0, 1, 3, 4),
+    "overlays-last": _kinds_in(0, 1, 3, 4, 2),
+    "no-partials": _kinds_in(0, 1, 2, 4),
+    "no-guesses": _kinds_in(0, 1, 2, 3),
+    "no-lookups": _kinds_in(0, 2, 3, 4),
+    "lookups-first": _kinds_in(1, 0, 2, 3, 4),
+    "lookups-last": _kinds_in(0, 2, 3, 4, 1),
     "size-any": _size_any,
 }
 

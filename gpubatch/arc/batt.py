@@ -46,6 +46,7 @@ class TaskResult:
     partials: tuple[Fit, ...] = ()  # the best partial fits (`partials`), ranked after every fit and overlay
     overlays: tuple[Fit, ...] = ()  # overlays of several states that reproduce every demo (`overlays`)
     guesses: tuple[Fit, ...] = ()  # partial rule fits' unseen cells in their majority colour, tried last
+    lookups: tuple[Fit, ...] = ()  # demo outputs chosen by a feature of the input (`lookup`), after the fits
 
     @property
     def demo_fit(self) -> bool:
@@ -132,12 +133,12 @@ def _rank_key(f: FitRecord) -> tuple:
 
 
 def record_kinds(st: TaskState) -> tuple[list[FitRecord], ...]:
-    """A task's own fits (`_rank_key`), overlays, partial fits and guesses: a partial rule fit's second
+    """A task's own fits (`_rank_key`), lookups, overlays, partial fits and guesses: a partial rule fit's second
     prediction, its unseen cells given their majority colour (`learned.MAJOR`)."""
     fits = sorted(st.fits, key=_rank_key)
     guess = [(f.rule or "").endswith(MAJOR) for f in fits]
-    return ([f for f, g in zip(fits, guess) if not g], list(st.overlays), [rec for _, rec in st.partials or ()],
-            [f for f, g in zip(fits, guess) if g])
+    return ([f for f, g in zip(fits, guess) if not g], list(st.lookups), list(st.overlays),
+            [rec for _, rec in st.partials or ()], [f for f, g in zip(fits, guess) if g])
 
 
 def normalised_records(st: TaskState) -> list[FitRecord]:
@@ -154,14 +155,14 @@ def _by_kind(st: TaskState) -> tuple[tuple, tuple]:
     return own, tuple([st.norm.undo_record(r) for r in kind] for kind in record_kinds(st.view))
 
 
-# Ranking: the task's fits and its normalised copy's together (`_rank_key`), then overlays, the copy's overlays,
+# Ranking: the task's fits and its normalised copy's together (`_rank_key`), then lookups, overlays, the copy's overlays,
 # partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at
 # depth 2 (H200, 2026-11-28): 186/416, against 174 with the copy's fits after the task's own, 171 with all of
 # the copy's records after all of the task's, and 169 without copies. Fits of the predicted sizes first: +1 on
 # training at depth 3 (239be575) in three runs (e1a53f8, 657399c, 5645486), none lost.
 def merged_kinds(st: TaskState) -> tuple[list[FitRecord], ...]:
     """Fits (the task's and its normalised copy's ranked together, those whose test outputs have the predicted
-    sizes first), overlays, partial fits and guesses (the copy's after the task's of each kind)."""
+    sizes first), lookups, overlays, partial fits and guesses (the copy's after the task's of each kind)."""
     own, copy = _by_kind(st)
     fits = sorted(own[0] + copy[0], key=lambda f: (not sized(f, st.sizes), _rank_key(f)))
     return (fits, *(a + b for a, b in zip(own[1:], copy[1:])))
@@ -175,18 +176,19 @@ def sized(f: FitRecord, sizes: list | None) -> bool:
 
 
 def ranked_records(st: TaskState) -> list[FitRecord]:
-    """A task's records in attempt order: fits, overlays, partial fits, guesses (`merged_kinds`)."""
+    """A task's records in attempt order: fits, lookups, overlays, partial fits, guesses (`merged_kinds`)."""
     return [r for kind in merged_kinds(st) for r in kind]
 
 
 def _result(st: TaskState, gs: GroupSearch, seconds: float, evals: int) -> TaskResult:
-    fits, overlays, partials, guesses = merged_kinds(st)
-    preds, correct = attempts(st.task, [f.outputs for f in fits + overlays + partials + guesses])
+    fits, lookups, overlays, partials, guesses = merged_kinds(st)
+    preds, correct = attempts(st.task, [f.outputs for f in fits + lookups + overlays + partials + guesses])
     states = st.states + (st.view.states if st.view is not None else 0)
     stopped = st.stopped or (st.view.stopped if st.view is not None else None)
     return TaskResult(st.task.id, tuple(_fit(f, gs) for f in fits[:20]), preds, correct, states, evals, seconds,
                       stopped, partials=tuple(_fit(f, gs) for f in partials),
-                      overlays=tuple(_fit(f, gs) for f in overlays), guesses=tuple(_fit(f, gs) for f in guesses))
+                      overlays=tuple(_fit(f, gs) for f in overlays), guesses=tuple(_fit(f, gs) for f in guesses),
+                      lookups=tuple(_fit(f, gs) for f in lookups))
 
 
 def _fit(f: FitRecord, gs: GroupSearch) -> Fit:

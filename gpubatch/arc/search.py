@@ -13,7 +13,8 @@ shape and the predicted test sizes, those with the fewest wrong demo cells, then
 (primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch.
 Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a local rule, are recorded
 by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted sizes) by
-`partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`.
+`partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`; demo outputs
+chosen by a feature of the input, before the search, by `lookup.LookupBook`.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
 from .grids import CELLS, GridBatch
 from .learned import STATE_KINDS
+from .lookup import LookupBook
 from .overlays import OverlayBook
 from .partials import PartialBook
 from .pools import Pool
@@ -70,6 +72,7 @@ class TaskState:
     partials: Pool | None = None  # the best partial fits, (rank, FitRecord), best first
     overlay_pools: list | None = None  # bases, colour layers, edit layers (`overlays`), each a Pool of Pieces
     overlays: list = field(default_factory=list)  # overlays that reproduce every demo (FitRecords), best first
+    lookups: list = field(default_factory=list)  # demo outputs chosen by a feature of the input (`lookup`)
     depth: int | None = None  # this task's own depth, where less than the search's
     view: TaskState | None = None  # the search of the task's colour-normalised copy (`colournorm`), if any
     norm: NormView | None = None  # that copy's renaming of each grid pair
@@ -84,7 +87,7 @@ class _Level:
     grids: GridBatch | None = None
 
 
-class GroupSearch(FitBook, PartialBook, OverlayBook):
+class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
     """Search for the tasks of one K-group on one backend."""
 
     def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], backend, cfg: SearchConfig,
@@ -111,6 +114,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook):
                                xp.asarray(np.array([_salt(st.task.id, st.copy) for st in tasks], dtype=np.uint64)),
                                xp.asarray(size_h), xp.asarray(size_w), self.inp)
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
+        self.fit_lookups(demo)
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
