@@ -119,6 +119,62 @@ def test_parity_colours_every_other_cell_of_a_line():
     assert pred.to_lists()[3] == test_out
 
 
+def _holes(holes, size=9):
+    """A grey square with 0 holes at (row, col, height, width); and the same with each square hole red."""
+    a = [[5] * size for _ in range(size)]
+    b = [[5] * size for _ in range(size)]
+    for r, c, h, w in holes:
+        for i in range(r, r + h):
+            for j in range(c, c + w):
+                a[i][j] = 0
+                b[i][j] = 2 if h == w else 0
+    return a, b
+
+
+def test_region_tells_square_holes_from_other_holes_and_from_the_open_background():
+    """Square holes turn red; other holes, and 0 cells that reach the border, stay 0 (`region`: rectangle,
+    border, square), whatever the hole's size."""
+    demos = [_holes([(1, 1, 2, 2), (5, 1, 2, 3)]), _holes([(1, 5, 3, 3), (6, 6, 1, 2), (0, 0, 1, 4)]),
+             _holes([(2, 2, 1, 1), (5, 4, 3, 2)])]
+    test_in, test_out = _holes([(1, 1, 4, 4), (6, 1, 2, 1), (1, 6, 1, 1)])
+    C, tg, demo = _task_batch(demos, [test_in])
+    assert rule_fits(C, np.array([0]), tg, demo, "size")[0].tolist() == [False]  # a hole's size tells nothing
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "region")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
+    assert pred.to_lists()[3] == test_out
+
+
+def test_extreme_marks_the_largest_and_the_smallest_region_of_a_colour():
+    """The largest 0 region turns red and the smallest blue, whatever their sizes (`extreme`)."""
+    def split(cuts, size=8):  # 0 bands between grey rows at `cuts`, largest red, smallest blue
+        a = [[5 if r in cuts else 0] * size for r in range(size)]
+        bands, start = [], 0
+        for r in list(cuts) + [size]:
+            if r > start:
+                bands.append((start, r))
+            start = r + 1
+        lo = min(bands, key=lambda x: x[1] - x[0])
+        hi = max(bands, key=lambda x: x[1] - x[0])
+        b = [row[:] for row in a]
+        for (s, e), colour in ((hi, 2), (lo, 1)):
+            for r in range(s, e):
+                b[r] = [colour] * size
+        return a, b
+    demos = [split((1, 5)), split((3, 5)), split((1, 4))]
+    test_in, test_out = split((3, 6))
+    C, tg, demo = _task_batch(demos, [test_in])
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "extreme")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
+    assert pred.to_lists()[3] == test_out
+
+
+def test_arc_training_tasks_of_regions():
+    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5"])
+    want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)"}
+    for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
+        assert all(res.correct) and want[res.id] in [f.program for f in res.fits[:2]], res.id
+
+
 def _bars(lengths, colours=None):
     """A grid of grey horizontal bars of these lengths, one every other row; with `colours`, each bar in its
     colour instead."""
