@@ -96,9 +96,9 @@ def output_ids(tasks) -> np.ndarray:
 
 
 class LookupBook:
-    """Lookups of a group's tasks (a mixin of GroupSearch: reads `ts`, `K`, `xp`, `inp`)."""
+    """Lookups of a group's tasks (a mixin of GroupSearch: reads `ts`, `K`, `xp`, `inp`, `demo`)."""
 
-    def fit_lookups(self, demo: np.ndarray) -> None:
+    def fit_lookups(self) -> None:
         """Fit the tables of every task of the group at once; each task keeps up to `KEEP` lookups whose
         predictions differ, in the order of `FEATURES` (a colour-normalised copy keeps none: its task has them)."""
         xp, K = self.xp, self.K
@@ -106,7 +106,7 @@ class LookupBook:
         if not any(len(t.train) > 1 for t in tasks):
             return
         ids = output_ids(tasks)
-        ok, pred = fit_tables(xp, features(self.inp), xp.asarray(demo), xp.asarray(ids.ravel()))
+        ok, pred = fit_tables(xp, features(self.inp), xp.asarray(self.demo), xp.asarray(ids.ravel()))
         ok, pred = host(xp, ok), host(xp, pred)
         for t in np.flatnonzero(ok.any(axis=1)):
             st = self.ts[t]

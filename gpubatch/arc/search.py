@@ -114,7 +114,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
                                xp.asarray(np.array([_salt(st.task.id, st.copy) for st in tasks], dtype=np.uint64)),
                                xp.asarray(size_h), xp.asarray(size_w), self.inp)
         self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
-        self.fit_lookups(demo)
+        self.demo = demo  # [T, K] on the host: which of each task's grids are demos
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
         self.fit_by_key: dict[int, FitRecord] = {}
@@ -168,11 +168,12 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
 
     # -- one level -----------------------------------------------------------------------------
     def check_level0(self) -> None:
-        """The inputs themselves: exact fits, fits up to a colour map and fits up to a local rule."""
+        """The inputs themselves: exact fits, fits up to a colour map or a local rule, and lookups."""
         T = len(self.ts)
         keys = self._fits(0, np.arange(T), np.arange(T), -1, self.inp)
         self.seen = self.xp.sort(keys)  # a later state equal to a task's input is no new state
         self._rule_fits(0, np.arange(T), self.inp)
+        self.fit_lookups()
 
     def expand(self, level: int) -> bool:
         """Expand `level` into level + 1; False when the time budget stopped it."""
