@@ -46,16 +46,11 @@ def features(g: GridBatch):
     palette = (present * xp.asarray([1 << c for c in range(1, 10)], dtype=xp.int64)).sum(axis=1)
     major = xp.where(colours > 0, cc.argmax(axis=1) + 1, 0)
     minor = xp.where(colours > 0, xp.where(present, cc, CELLS + 1).argmin(axis=1) + 1, 0)
-    colour = g.data.reshape(n, CELLS).astype(xp.int64)
-    per_colour = []
-    counts = []
-    for conn8 in (True, False):
-        roots = _roots(g, conn8)
-        counts.append(roots.sum(axis=1))
-        if not conn8:  # objects of each colour, 4 neighbours: one bincount over (grid, colour)
-            key = xp.where(roots, xp.arange(n, dtype=xp.int64).reshape(-1, 1) * 10 + colour, n * 10)
-            per_colour = xp.bincount(key.ravel(), minlength=n * 10 + 1)[:-1].reshape(n, 10)[:, 1:]
-    cols = [colours, palette, major, minor, cc.sum(axis=1), *counts]
+    roots8, roots4 = _roots(g, True), _roots(g, False)
+    colour = g.data.reshape(n, CELLS).astype(xp.int64)  # objects of each colour, 4 neighbours: one bincount
+    key = xp.where(roots4, xp.arange(n, dtype=xp.int64).reshape(-1, 1) * 10 + colour, n * 10)
+    per_colour = xp.bincount(key.ravel(), minlength=n * 10 + 1)[:-1].reshape(n, 10)[:, 1:]
+    cols = [colours, palette, major, minor, cc.sum(axis=1), roots8.sum(axis=1), roots4.sum(axis=1)]
     return xp.concatenate([xp.stack(cols, axis=1), cc, per_colour], axis=1).astype(xp.int64)
 
 
