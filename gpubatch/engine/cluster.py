@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import pickle
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future
 from itertools import islice
@@ -54,11 +55,13 @@ def _worker_backends(settings: EngineSettings) -> tuple[Backend, Backend]:
     """This worker's backend: each worker picks its own device (a remote host's GPU is not the client's)."""
     with _MAKING:  # the boot (Dask's event loop thread) and a first batch (a task thread) may both ask
         if "backend" not in _WORKER:
+            _WORKER["started_at"] = time.time()  # benchmarks/worker_start.py reads it, and `ready_at`
             from .backend import select_device
 
             selection = select_device(settings.device, settings.enabled, 1)
             _WORKER["backend"] = selection.make(0, settings.cache_size, settings.max_fraction)
             _WORKER["cpu"] = numpy_backend()
+            _WORKER["ready_at"] = time.time()
     return _WORKER["backend"], _WORKER["cpu"]
 
 
@@ -100,8 +103,11 @@ def _per_worker(stats: StatsCollector) -> StatsCollector:
 
 
 def _warm(op: BatchOp, settings: EngineSettings) -> None:
+    backend = _worker_backends(settings)[0]
+    t0 = time.perf_counter()
     if op.warm is not None:
-        op.warm(_worker_backends(settings)[0])
+        op.warm(backend)
+    _WORKER["warm_s"] = time.perf_counter() - t0  # with `ready_at`, read by benchmarks/worker_start.py
 
 
 def is_local(address: str) -> bool:

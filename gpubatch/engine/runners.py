@@ -187,6 +187,7 @@ _WORKER: dict[str, Any] = {}
 
 def _worker_init(selection: Selection, settings: EngineSettings, worker: int) -> None:
     """Runs first in each spawned worker: pin it to its GPU before anything imports cupy."""
+    started = time.time()  # the interpreter is up and gpubatch imported (benchmarks/worker_start.py reads it)
     if selection.kind == "cupy":
         gpu = selection.gpus[worker % len(selection.gpus)]
         os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu.index)
@@ -196,7 +197,8 @@ def _worker_init(selection: Selection, settings: EngineSettings, worker: int) ->
         backend.label_index = gpu.index
     else:
         backend = numpy_backend()
-    _WORKER.update(backend=backend, cpu=numpy_backend(), settings=settings)
+    _WORKER.update(backend=backend, cpu=numpy_backend(), settings=settings, started_at=started,
+                   ready_at=time.time())
 
 
 def _worker_boot() -> None:
@@ -204,8 +206,10 @@ def _worker_boot() -> None:
 
 
 def _worker_warm(op: BatchOp) -> None:
+    t0 = time.perf_counter()
     if op.warm is not None:
         op.warm(_WORKER["backend"])
+    _WORKER["warm_s"] = time.perf_counter() - t0  # with `ready_at`, read by benchmarks/worker_start.py
 
 
 def _run_here(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings
