@@ -45,6 +45,7 @@ def worker_times(ex, setup: str, made: float) -> list[dict]:
         probes = list(ex.runner.client.run(_probe_cluster).values())
     else:
         probes = [wait_result(w.submit(_probe_processes)) for w in ex.runner.workers]
+
     def since(t):
         return None if t is None else round(t - made, 3)
     return [{"started_s": since(p["started_at"]), "ready_s": since(p["ready_at"]),

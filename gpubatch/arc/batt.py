@@ -155,8 +155,8 @@ def _by_kind(st: TaskState) -> tuple[tuple, tuple]:
     return own, tuple([st.norm.undo_record(r) for r in kind] for kind in record_kinds(st.view))
 
 
-# Ranking: the task's fits and its normalised copy's together (`_rank_key`), then lookups, overlays, the copy's overlays,
-# partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at
+# Ranking: the task's fits and its normalised copy's together (`_rank_key`), then lookups, overlays, the copy's
+# overlays, partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at
 # depth 2 (H200, 2026-11-28): 186/416, against 174 with the copy's fits after the task's own, 171 with all of
 # the copy's records after all of the task's, and 169 without copies. Fits of the predicted sizes first: +1 on
 # training at depth 3 (239be575) in three runs (e1a53f8, 657399c, 5645486), none lost.

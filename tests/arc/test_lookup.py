@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gpubatch.arc.batt import search_shard
+from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.lookup import FEATURES, features, fit_tables, output_ids
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import Task, load_tasks
@@ -30,8 +31,6 @@ def _task(colours, outs, test_colours, test_outs=None):
 
 def _fit(task):
     K = len(task.train) + len(task.test_inputs)
-    from gpubatch.arc.grids import GridBatch
-
     g = GridBatch.from_lists([a for a, _ in task.train] + list(task.test_inputs))
     demo = np.array([[True] * len(task.train) + [False] * len(task.test_inputs)])
     ok, pred = fit_tables(np, features(g), demo, output_ids([task]).ravel())
