@@ -43,6 +43,8 @@ def worker_times(ex, setup: str, made: float) -> list[dict]:
 
     if setup == "cluster":
         probes = list(ex.runner.client.run(_probe_cluster).values())
+    elif not hasattr(ex.runner, "workers"):
+        return []  # `--gpus 1` runs in this process (the local runner): no worker to start
     else:
         probes = [wait_result(w.submit(_probe_processes)) for w in ex.runner.workers]
 
@@ -72,7 +74,7 @@ def measure(device: str, workers: int, setup: str) -> dict:
     t4 = time.perf_counter()
     ex.close()
     t5 = time.perf_counter()
-    return {"setup": setup, "select_s": round(t1 - t0, 3), "make_s": round(t2 - t1, 3),
+    return {"setup": setup, "runner": ex.runner.name, "select_s": round(t1 - t0, 3), "make_s": round(t2 - t1, 3),
             "warm_s": round(t3 - t2, 3), "close_s": round(t5 - t4, 3), "workers": times}
 
 

@@ -9,6 +9,11 @@ output of that value. The features, simplest first: the number of colours other 
 most and least common of them, the cells not 0, the objects (one colour, 8 and 4 neighbours), and per colour
 its cells and its objects.
 
+A *painted* lookup reads a colour instead: where every demo output is one pattern in one colour other than 0
+(`445eab21`: a 2 x 2 block in the colour of the input's larger frame), and that colour is the input's most
+(or least) common, the test output is the pattern in the test input's colour of that rank. Its fit needs two
+demo colours (one colour is a constant output, a table's case) and a test input with some colour.
+
 The features of all grids of a K-group and the fits of all its tasks are a few array passes on NumPy or CuPy
 alike (one `label` per connectivity, sorted keys for the tables); the host sees only each task's first two
 fitting features. A task keeps up to two lookups with different predictions; they rank after every fit
@@ -26,6 +31,7 @@ from .labels import label
 FEATURES = ("colours", "palette", "major", "minor", "filled", "objects8", "objects4") \
     + tuple(f"cells{c}" for c in range(1, 10)) + tuple(f"objects{c}" for c in range(1, 10))
 KEEP = 2  # lookups kept per task, with different predictions
+PAINTS = ("major", "minor")  # the colour features that paint a pattern
 _VALUES = 1 << 10  # every feature value is below this (a palette is a 10-bit set, counts are at most 900)
 
 
@@ -90,6 +96,36 @@ def output_ids(tasks) -> np.ndarray:
     return ids
 
 
+def patterns(tasks) -> tuple[np.ndarray, list]:
+    """Per task, the one pattern of its demo outputs: `ink[T, K]` (each demo output's colour other than 0; -1
+    at the test inputs, and in every row of a task whose demo outputs are not one pattern in two colours or
+    more) and the pattern as a boolean array (None for those tasks)."""
+    K = max(len(t.train) + len(t.test_inputs) for t in tasks)
+    ink = np.full((len(tasks), K), -1, np.int64)
+    masks: list = []
+    for i, t in enumerate(tasks):
+        outs = [np.asarray(out) for _, out in t.train]
+        mask = outs[0] != 0
+        inks = [np.unique(o[o != 0]) for o in outs]
+        one = all(o.shape == mask.shape and ((o != 0) == mask).all() and len(c) == 1 for o, c in zip(outs, inks))
+        if not one or len({int(c[0]) for c in inks}) < 2:
+            masks.append(None)
+            continue
+        ink[i, :len(outs)] = [int(c[0]) for c in inks]
+        masks.append(mask)
+    return ink, masks
+
+
+def fit_paints(xp, feat, demo, ink):
+    """`ok[T, len(PAINTS)]`: each colour feature names every demo output's colour, and every test input has
+    one (`feat[T*K, F]` and `demo[T, K]` as in `fit_tables`, `ink` from `patterns`)."""
+    T, K = demo.shape
+    cols = feat[:, [FEATURES.index(f) for f in PAINTS]].reshape(T, K, len(PAINTS))
+    d = demo.reshape(T, K, 1)
+    named = xp.where(d, cols == ink.reshape(T, K, 1), cols > 0)
+    return named.all(axis=1) & (ink[:, :1] >= 0)
+
+
 class LookupBook:
     """Lookups of a group's tasks (a mixin of GroupSearch: reads `ts`, `K`, `xp`, `inp`, `demo`)."""
 
@@ -101,9 +137,13 @@ class LookupBook:
         if not any(len(t.train) > 1 for t in tasks):
             return
         ids = output_ids(tasks)
-        ok, pred = fit_tables(xp, features(self.inp), xp.asarray(self.demo), xp.asarray(ids.ravel()))
+        feat, demo = features(self.inp), xp.asarray(self.demo)
+        ok, pred = fit_tables(xp, feat, demo, xp.asarray(ids.ravel()))
         ok, pred = host(xp, ok), host(xp, pred)
-        for t in np.flatnonzero(ok.any(axis=1)):
+        ink, masks = patterns(tasks)
+        paint = host(xp, fit_paints(xp, feat, demo, xp.asarray(ink)))
+        colours = host(xp, feat[:, [FEATURES.index(f) for f in PAINTS]]) if paint.any() else None
+        for t in np.flatnonzero(ok.any(axis=1) | paint.any(axis=1)):
             st = self.ts[t]
             if st.copy:
                 continue
@@ -120,3 +160,9 @@ class LookupBook:
                                             text=f"lookup(f={FEATURES[f]})"))
                 if len(kept) == KEEP:
                     break
+            for f in np.flatnonzero(paint[t]):
+                if len(st.lookups) == KEEP:
+                    break
+                outputs = [(masks[t] * int(colours[r, f])).tolist() for r in tests]
+                if all(outputs != fit.outputs for fit in st.lookups):
+                    st.lookups.append(FitRecord(0, len(st.lookups), None, outputs, text=f"lookup(f={PAINTS[f]}, paint)"))

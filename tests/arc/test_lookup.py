@@ -5,7 +5,14 @@ import pytest
 
 from gpubatch.arc.batt import search_shard
 from gpubatch.arc.grids import GridBatch
-from gpubatch.arc.lookup import FEATURES, features, fit_tables, output_ids
+from gpubatch.arc.lookup import (
+    FEATURES,
+    features,
+    fit_paints,
+    fit_tables,
+    output_ids,
+    patterns,
+)
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.engine import numpy_backend
@@ -75,11 +82,33 @@ def test_arc_training_tasks_whose_output_a_feature_chooses():
         assert res.lookups[0].program == f"lookup(f={want[res.id]})", res.id
 
 
+def test_a_pattern_painted_in_the_inputs_most_common_colour():
+    def grid(major, minor):
+        return ((major, major, minor), (0, major, 0), (0, 0, 0))
+    block = np.array([[1, 1], [1, 0]])
+    train = tuple((grid(a, b), tuple(map(tuple, block * a))) for a, b in [(1, 2), (3, 1), (4, 2)])
+    task = Task("paint", train, (grid(6, 1),), (tuple(map(tuple, block * 6)),))
+    res, = search_shard([task], numpy_backend(), SearchConfig(depth=0))
+    assert res.correct == (True,) and res.lookups[0].program == "lookup(f=major, paint)"
+    ink, masks = patterns([task])
+    assert ink[0].tolist() == [1, 3, 4, -1] and masks[0].tolist() == (block == 1).tolist()
+    same = Task("paint", train[:1] + ((grid(1, 2), train[0][1]),), (grid(6, 1),))  # one colour: no paint
+    assert patterns([same])[1] == [None]
+    g = GridBatch.from_lists([a for a, _ in train] + [grid(0, 0)])  # a test input of 0s only: no colour
+    assert not fit_paints(np, features(g), np.array([[True] * 3 + [False]]), ink).any()
+
+
+def test_arc_training_task_whose_output_the_inputs_colour_paints():
+    tasks, _ = load_tasks("arc1-train", ids=["445eab21"])
+    res, = search_shard(tasks, numpy_backend(), SearchConfig(depth=0))
+    assert res.correct == (True,) and res.lookups[0].program == "lookup(f=major, paint)"
+
+
 @pytest.mark.gpu
 def test_cupy_equals_numpy_on_arc_training_tasks():
     cupy = pytest.importorskip("cupy")
     tasks, _ = load_tasks("arc1-train")
-    fits = 0
+    fits = paints = 0
     for grids, _, demo in _groups(tasks):
         members = [t for t in tasks if len(t.train) + len(t.test_inputs) == demo.shape[1]]
         ids = output_ids(members).ravel()
@@ -89,5 +118,10 @@ def test_cupy_equals_numpy_on_arc_training_tasks():
         ok, pred = fit_tables(np, feat, demo, ids)
         ok_d, pred_d = fit_tables(cupy, feat_d, cupy.asarray(demo), cupy.asarray(ids))
         assert np.array_equal(ok, cupy.asnumpy(ok_d)) and np.array_equal(pred, cupy.asnumpy(pred_d))
+        ink = patterns(members)[0]
+        paint = fit_paints(np, feat, demo, ink)
+        assert np.array_equal(paint, cupy.asnumpy(fit_paints(cupy, feat_d, cupy.asarray(demo), cupy.asarray(ink))))
         fits += int(ok.any(axis=1).sum())
+        paints += int(paint.any(axis=1).sum())
     assert fits >= 7  # d4469b4b, ff28f65a, 794b24be, 6e02f1e3 and the tasks solved otherwise
+    assert paints >= 2  # 445eab21, 5582e5ca
