@@ -26,7 +26,10 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `region`: own colour and three facts of its region (4-connected, one colour, 0 included): whether it is a
   filled rectangle, whether it touches the border, whether it is a square (`44d8ac46`: square holes turn red);
 - `extreme`: own colour, whether its region (as for `region`) is the largest of its colour in the grid, and
-  whether the smallest (`6455b5f5`: the largest empty region turns red, the smallest blue).
+  whether the smallest (`6455b5f5`: the largest empty region turns red, the smallest blue);
+- `nearest`: own colour and the nearest colour in a straight line (up, down, left or right) that is neither 0
+  nor its own, 10 where none is and 11 where two colours are equally near (`2204b7a8`: each green pixel takes
+  the colour of the nearer of two border lines).
 
 Everything runs on whole batches with array operations (one sort of the batch's cells), on NumPy or CuPy.
 """
@@ -36,7 +39,7 @@ from .dsl.objects import labels, sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 
 KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme")
+         "extreme", "nearest")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -100,6 +103,40 @@ def _rays(xp, d, past_own: bool = False):
             last = xp.where(new, line, last)
         out.append(xp.flip(seen, axis) if rev else seen)
     return out
+
+
+def _nearest(xp, d):
+    """Per cell: the nearest colour along its row or column that is neither 0 nor its own (PAD: none; 11: two
+    colours equally near). One pass a direction keeps the latest colour passed, the latest other one before
+    it, and where each was last seen."""
+    n = d.shape[0]
+    best = xp.full(d.shape, 2 * MAX, xp.int64)
+    colour = xp.full(d.shape, PAD, xp.int64)
+    for axis, rev in ((1, False), (1, True), (2, False), (2, True)):
+        a = xp.flip(d, axis) if rev else d
+        dist = xp.full(a.shape, 2 * MAX, xp.int64)
+        hit = xp.full(a.shape, PAD, xp.int64)
+        last, before = (xp.full((n, MAX), PAD, xp.int64) for _ in range(2))
+        at_last, at_before = (xp.full((n, MAX), -2 * MAX, xp.int64) for _ in range(2))
+        for i in range(MAX):
+            line = a[:, i, :] if axis == 1 else a[:, :, i]
+            mine = last == line
+            c, at = xp.where(mine, before, last), xp.where(mine, at_before, at_last)
+            far = xp.where(c < PAD, i - at, 2 * MAX)
+            if axis == 1:
+                dist[:, i, :], hit[:, i, :] = far, c
+            else:
+                dist[:, :, i], hit[:, :, i] = far, c
+            seen = (line != 0) & (line < PAD)
+            new = seen & (line != last)
+            before, at_before = xp.where(new, last, before), xp.where(new, at_last, at_before)
+            last, at_last = xp.where(seen, line, last), xp.where(seen, i, at_last)
+        if rev:
+            dist, hit = xp.flip(dist, axis), xp.flip(hit, axis)
+        tie = (dist == best) & (hit != colour) & (dist < 2 * MAX)
+        colour = xp.where(dist < best, hit, xp.where(tie, PAD + 1, colour))
+        best = xp.minimum(best, dist)
+    return colour
 
 
 def _size_rank(xp, size):
@@ -197,6 +234,8 @@ def features(g: GridBatch, kind: str):
         return d | _region(g) << 4
     if kind == "extreme":
         return d | _extreme(g) << 4
+    if kind == "nearest":
+        return d | _nearest(xp, d) << 4
     if kind == "rays":
         code = d
         for j, r in enumerate(_rays(xp, d)):

@@ -168,9 +168,34 @@ def test_extreme_marks_the_largest_and_the_smallest_region_of_a_colour():
     assert pred.to_lists()[3] == test_out
 
 
+def test_nearest_is_the_closest_other_colour_in_a_straight_line():
+    g = GridBatch.from_lists([[[1, 0, 0, 3, 0, 0, 2], [0, 0, 0, 0, 0, 0, 0], [4, 0, 3, 3, 0, 0, 0]]])
+    near = (features(g, "nearest")[0, :3, :7] >> 4).tolist()
+    assert near == [[4, 1, 3, 11, 3, 2, 3],  # 3 between 1 and 2, three cells from each: a tie (11)
+                    [11, 10, 3, 3, 10, 10, 2],  # nothing in line with (1, 1): 10
+                    [11, 11, 4, 4, 3, 3, 2]]  # (2, 3) looks past its own colour to the 4
+
+
+def test_nearest_recolours_pixels_by_the_nearer_border_line():
+    """Grey pixels take the colour of the nearer of a blue left and a red right column (`nearest`)."""
+    def lines(pixels, size=7):
+        a = [[1] + [0] * (size - 2) + [2] for _ in range(size)]
+        b = [row[:] for row in a]
+        for r, c in pixels:
+            a[r][c] = 5
+            b[r][c] = 1 if c < (size - 1) / 2 else 2
+        return a, b
+    demos = [lines([(1, 1), (3, 5)]), lines([(0, 2), (5, 4), (6, 1)])]
+    test_in, test_out = lines([(2, 4), (4, 2), (6, 5)])
+    C, tg, demo = _task_batch(demos, [test_in])
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "nearest")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
+    assert pred.to_lists()[2] == test_out
+
+
 def test_arc_training_tasks_of_regions():
-    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5"])
-    want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)"}
+    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8"])
+    want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)", "2204b7a8": "rule(f=nearest)"}
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
         assert all(res.correct) and want[res.id] in [f.program for f in res.fits[:2]], res.id
 
