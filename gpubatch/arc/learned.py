@@ -37,7 +37,7 @@ NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # e
 KINDS = tuple(NAMES)  # the rules the search fits on the inputs
 # the tables whose feature labels every colour's regions (a labelling of every grid, 10 passes on NumPy): on the
 # inputs only, where they find what they find (at depth 1 on CPU2, the same tasks on training and evaluation)
-INPUT_TABLES = frozenset({"region", "extreme", "nearest"})
+INPUT_TABLES = frozenset({"region", "extreme", "holes", "nearest"})
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS and NAMES[n] not in INPUT_TABLES)  # and on the
 # depth-1 states (not stamps)
 # learners whose context is wide enough to fit demos by chance: their fits rank with the colour maps, after every

@@ -27,6 +27,8 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
   filled rectangle, whether it touches the border, whether it is a square (`44d8ac46`: square holes turn red);
 - `extreme`: own colour, whether its region (as for `region`) is the largest of its colour in the grid, and
   whether the smallest (`6455b5f5`: the largest empty region turns red, the smallest blue);
+- `holes`: own colour and whether its region borders a closed region of another colour, one that does not
+  reach the border (`b2862040`: the shapes of 1s that close a hole turn 8);
 - `nearest`: own colour and the nearest colour in a straight line (up, down, left or right) that is neither 0
   nor its own, 10 where none is and 11 where two colours are equally near (`2204b7a8`: each green pixel takes
   the colour of the nearer of two border lines).
@@ -35,11 +37,12 @@ Everything runs on whole batches with array operations (one sort of the batch's 
 """
 from __future__ import annotations
 
-from .dsl.objects import labels, sizes_of
+from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
+from .regions import extreme, holes, region
 
 KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme", "nearest")
+         "extreme", "holes", "nearest")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -152,55 +155,6 @@ def _size_rank(xp, size):
     return xp.where(flat > 0, rank, CELLS).reshape(size.shape)
 
 
-def _region(g: GridBatch):
-    """Per cell, bits of its region (4-connected, one colour, every colour): 1 a filled rectangle, 2 touches the
-    border, 4 a square. A connected set of cells is a rectangle when no 2 x 2 window holds exactly three of
-    them (a concave corner, outside or at a hole); a rectangle is a square when its first row holds as many of
-    its cells as it has rows."""
-    xp = g.xp
-    n = len(g)
-    d = g.data.astype(xp.int64)
-    p = xp.pad(d, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
-    corner = xp.zeros((n, MAX + 1, MAX + 1, 4), bool)  # per window (top-left at i-1, j-1): its 4 cells
-    w = [p[:, :-1, :-1], p[:, :-1, 1:], p[:, 1:, :-1], p[:, 1:, 1:]]
-    for k in range(4):  # the cell is one of exactly three of its colour in the window
-        same = sum((w[k] == w[o]).astype(xp.int64) for o in range(4) if o != k)
-        corner[..., k] = (same == 2) & (w[k] < PAD)
-    bad = corner[:, 1:, 1:, 0] | corner[:, 1:, :-1, 1] | corner[:, :-1, 1:, 2] | corner[:, :-1, :-1, 3]
-    lab = labels(g, 4, False, True).astype(xp.int64)
-    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
-    r = xp.arange(MAX).reshape(1, MAX, 1)
-    c = xp.arange(MAX).reshape(1, 1, MAX)
-    edge = (r == 0) | (c == 0) | (r == g.h.reshape(-1, 1, 1) - 1) | (c == g.w.reshape(-1, 1, 1) - 1)
-    first_row = (r == (lab // MAX).reshape(n, MAX, MAX)) & (lab.reshape(n, MAX, MAX) >= 0)
-
-    def per_region(x):  # each cell's region's sum of x
-        return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
-
-    size = per_region(xp.ones((n, CELLS), bool))
-    width = per_region(first_row)
-    rect = per_region(bad) == 0
-    square = rect & (size == width * width)
-    code = rect.astype(xp.int64) | (per_region(edge) > 0).astype(xp.int64) << 1 | square.astype(xp.int64) << 2
-    return xp.where(lab >= 0, code, 0).reshape(n, MAX, MAX)
-
-
-def _extreme(g: GridBatch):
-    """Per cell, bits of its region (4-connected, one colour, every colour): 1 the largest of its colour in its
-    grid, 2 the smallest (both where it is the only one)."""
-    xp = g.xp
-    n = len(g)
-    d = g.data.reshape(n, CELLS)
-    size = sizes_of(g, 4, False, True).reshape(n, CELLS)
-    code = xp.zeros((n, CELLS), xp.int64)
-    for c in range(PAD):
-        mine = d == c
-        big = xp.where(mine, size, 0).max(axis=1, keepdims=True)
-        small = xp.where(mine, size, CELLS + 1).min(axis=1, keepdims=True)
-        code += mine * ((size == big) | (size == small) << 1)
-    return code.reshape(n, MAX, MAX)
-
-
 def features(g: GridBatch, kind: str):
     """int64 [B, 30, 30]: each cell's feature code of `kind` (below 2**40); cells outside grids included."""
     xp = g.xp
@@ -231,9 +185,11 @@ def features(g: GridBatch, kind: str):
         rows, cols = (filled.any(axis=a, keepdims=True).astype(xp.int64) for a in (2, 1))
         return d | rows << 4 | cols << 5
     if kind == "region":
-        return d | _region(g) << 4
+        return d | region(g) << 4
     if kind == "extreme":
-        return d | _extreme(g) << 4
+        return d | extreme(g) << 4
+    if kind == "holes":
+        return d | holes(g) << 4
     if kind == "nearest":
         return d | _nearest(xp, d) << 4
     if kind == "rays":

@@ -193,9 +193,27 @@ def test_nearest_recolours_pixels_by_the_nearer_border_line():
     assert pred.to_lists()[2] == test_out
 
 
+def test_holes_marks_the_regions_beside_a_closed_region():
+    """A ring of 1s and its 9 hole close each other (neither reaches the border), and the outer 9s border the
+    ring: all marked. An open hook of 1s and the 9 in its mouth reach the border and border nothing closed
+    (`holes`, whatever the background colour)."""
+    g = GridBatch.from_lists([[[9, 9, 9, 9, 9, 9, 9],
+                               [9, 1, 1, 1, 9, 1, 1],
+                               [9, 1, 9, 1, 9, 1, 9],
+                               [9, 1, 1, 1, 9, 1, 1],
+                               [9, 9, 9, 9, 9, 9, 9]]])
+    marks = (features(g, "holes")[0, :5, :7] >> 4).tolist()
+    assert marks == [[1, 1, 1, 1, 1, 1, 1],
+                     [1, 1, 1, 1, 1, 0, 0],
+                     [1, 1, 1, 1, 1, 0, 0],
+                     [1, 1, 1, 1, 1, 0, 0],
+                     [1, 1, 1, 1, 1, 1, 1]]
+
+
 def test_arc_training_tasks_of_regions():
-    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8"])
-    want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)", "2204b7a8": "rule(f=nearest)"}
+    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8", "b2862040"])
+    want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)", "2204b7a8": "rule(f=nearest)",
+            "b2862040": "rule(f=holes)"}
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
         assert all(res.correct) and want[res.id] in [f.program for f in res.fits[:2]], res.id
 

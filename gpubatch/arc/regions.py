@@ -1,0 +1,81 @@
+"""Region features of the local-rule tables (`rules`): per cell, facts of its region (4-connected, one colour,
+every colour, 0 included), for the `region`, `extreme` and `holes` kinds. Each labels every colour's regions of
+every grid (`labels`, memoized on the batch) and sums per region with one `bincount`, on NumPy or CuPy."""
+from __future__ import annotations
+
+from .dsl.objects import labels, sizes_of
+from .grids import CELLS, MAX, PAD, GridBatch
+from .kernels import memo
+
+
+def region(g: GridBatch):
+    """Per cell, bits of its region (4-connected, one colour, every colour): 1 a filled rectangle, 2 touches the
+    border, 4 a square. A connected set of cells is a rectangle when no 2 x 2 window holds exactly three of
+    them (a concave corner, outside or at a hole); a rectangle is a square when its first row holds as many of
+    its cells as it has rows. Memoized on the batch (`holes` reads it too)."""
+    return memo(g, ("region",), lambda: _region_codes(g))
+
+
+def _region_codes(g: GridBatch):
+    """`region` computed."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.astype(xp.int64)
+    p = xp.pad(d, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
+    corner = xp.zeros((n, MAX + 1, MAX + 1, 4), bool)  # per window (top-left at i-1, j-1): its 4 cells
+    w = [p[:, :-1, :-1], p[:, :-1, 1:], p[:, 1:, :-1], p[:, 1:, 1:]]
+    for k in range(4):  # the cell is one of exactly three of its colour in the window
+        same = sum((w[k] == w[o]).astype(xp.int64) for o in range(4) if o != k)
+        corner[..., k] = (same == 2) & (w[k] < PAD)
+    bad = corner[:, 1:, 1:, 0] | corner[:, 1:, :-1, 1] | corner[:, :-1, 1:, 2] | corner[:, :-1, :-1, 3]
+    lab = labels(g, 4, False, True).astype(xp.int64)
+    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    r = xp.arange(MAX).reshape(1, MAX, 1)
+    c = xp.arange(MAX).reshape(1, 1, MAX)
+    edge = (r == 0) | (c == 0) | (r == g.h.reshape(-1, 1, 1) - 1) | (c == g.w.reshape(-1, 1, 1) - 1)
+    first_row = (r == (lab // MAX).reshape(n, MAX, MAX)) & (lab.reshape(n, MAX, MAX) >= 0)
+
+    def per_region(x):  # each cell's region's sum of x
+        return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
+
+    size = per_region(xp.ones((n, CELLS), bool))
+    width = per_region(first_row)
+    rect = per_region(bad) == 0
+    square = rect & (size == width * width)
+    code = rect.astype(xp.int64) | (per_region(edge) > 0).astype(xp.int64) << 1 | square.astype(xp.int64) << 2
+    return xp.where(lab >= 0, code, 0).reshape(n, MAX, MAX)
+
+
+def holes(g: GridBatch):
+    """Per cell, 1 where its region (4-connected, one colour, every colour) borders a *closed* region of another
+    colour, one that does not reach the grid's border: a ring (beside its hole), its hole (beside the ring, if
+    that is closed too) and the background around a closed ring; not an open shape beside open regions only."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.astype(xp.int64)
+    closed = ((region(g) >> 1) & 1) == 0
+    inside = xp.where(closed & (d < PAD), d, PAD)  # a cell's colour where its region is closed
+    p = xp.pad(inside, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
+    beside = xp.zeros(d.shape, bool)
+    for nb in (p[:, :-2, 1:-1], p[:, 2:, 1:-1], p[:, 1:-1, :-2], p[:, 1:-1, 2:]):  # up, down, left, right
+        beside |= (nb < PAD) & (nb != d)
+    lab = labels(g, 4, False, True).astype(xp.int64)
+    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    per = xp.bincount(glob.ravel(), weights=beside.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))
+    return xp.where(lab >= 0, per[glob] > 0, False).astype(xp.int64).reshape(n, MAX, MAX)
+
+
+def extreme(g: GridBatch):
+    """Per cell, bits of its region (4-connected, one colour, every colour): 1 the largest of its colour in its
+    grid, 2 the smallest (both where it is the only one)."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.reshape(n, CELLS)
+    size = sizes_of(g, 4, False, True).reshape(n, CELLS)
+    code = xp.zeros((n, CELLS), xp.int64)
+    for c in range(PAD):
+        mine = d == c
+        big = xp.where(mine, size, 0).max(axis=1, keepdims=True)
+        small = xp.where(mine, size, CELLS + 1).min(axis=1, keepdims=True)
+        code += mine * ((size == big) | (size == small) << 1)
+    return code.reshape(n, MAX, MAX)
