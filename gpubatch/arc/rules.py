@@ -23,6 +23,8 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `blank`: own colour, whether its row and whether its column hold only 0 (`c1d99e64`);
 - `parity`: own colour, its row index and its column index modulo 2 (`e9afcf9a`: two rows of alternating
   colours);
+- `back`: as `parity`, with the indices counted from the bottom row and the right column (`d406998b`: every
+  other cell from the right end of rows of different lengths);
 - `region`: own colour and three facts of its region (4-connected, one colour, 0 included): whether it is a
   filled rectangle, whether it touches the border, whether it is a square (`44d8ac46`: square holes turn red);
 - `extreme`: own colour, whether its region (as for `region`) is the largest of its colour in the grid, and
@@ -42,7 +44,7 @@ from .grids import CELLS, MAX, PAD, GridBatch
 from .regions import extreme, holes, region
 
 KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme", "holes", "nearest")
+         "extreme", "holes", "nearest", "back")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -180,6 +182,11 @@ def features(g: GridBatch, kind: str):
         m, bits = (3, 2) if kind == "phase" else (2, 1)
         r = xp.arange(MAX, dtype=xp.int64) % m
         return d | r.reshape(1, MAX, 1) << 4 | r.reshape(1, 1, MAX) << (4 + bits)
+    if kind == "back":  # row and column index mod 2, counted from the bottom and the right
+        r = xp.arange(MAX, dtype=xp.int64).reshape(1, MAX, 1)
+        c = xp.arange(MAX, dtype=xp.int64).reshape(1, 1, MAX)
+        h, w = g.h.astype(xp.int64).reshape(-1, 1, 1), g.w.astype(xp.int64).reshape(-1, 1, 1)
+        return d | ((h - 1 - r) % 2) << 4 | ((w - 1 - c) % 2) << 5
     if kind == "blank":
         filled = (d != 0) & (d < PAD)
         rows, cols = (filled.any(axis=a, keepdims=True).astype(xp.int64) for a in (2, 1))

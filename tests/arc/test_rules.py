@@ -210,10 +210,23 @@ def test_holes_marks_the_regions_beside_a_closed_region():
                      [1, 1, 1, 1, 1, 1, 1]]
 
 
+def test_back_counts_every_other_cell_from_the_right_end():
+    """Grey cells an even number of columns from the right turn green, whatever the width (`back`); counted
+    from the left (`parity`) the widths disagree."""
+    def row(w):
+        return [[5] * w], [[3 if (w - 1 - c) % 2 == 0 else 5 for c in range(w)]]
+    demos, (test_in, test_out) = [row(4), row(5), row(6)], row(7)
+    C, tg, demo = _task_batch(demos, [test_in])
+    assert rule_fits(C, np.array([0]), tg, demo, "parity")[0].tolist() == [False]
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "back")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
+    assert pred.to_lists()[3] == test_out
+
+
 def test_arc_training_tasks_of_regions():
-    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8", "b2862040"])
+    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8", "b2862040", "d406998b"])
     want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)", "2204b7a8": "rule(f=nearest)",
-            "b2862040": "rule(f=holes)"}
+            "b2862040": "rule(f=holes)", "d406998b": "rule(f=back)"}
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
         assert all(res.correct) and want[res.id] in [f.program for f in res.fits[:2]], res.id
 
