@@ -71,8 +71,8 @@ def test_invalid_without_a_symmetry_or_with_too_much_hidden():
 
 def test_search_applies_input_primitives_at_depth_1_only():
     first = [p for p in builtin_primitives() if p.family.first]
-    assert {p.name for p in first} == {"restore", "overlay", "crop_most", "palette"}
-    assert len(first) == 20 + 12 + 10 + 2
+    assert {p.name for p in first} == {"restore", "overlay", "crop_most", "palette", "parts"}
+    assert len(first) == 20 + 12 + 10 + 2 + 2
     # a battery program may still use them after other steps: the restriction is the built-in search's
     assert parse_program("rot90 | restore(c=9,out=patch)").text == "rot90 | restore(c=9,out=patch)"
 

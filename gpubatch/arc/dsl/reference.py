@@ -483,6 +483,41 @@ def _split_lines(g):
     return None
 
 
+def parts(g, stat):
+    """One cell per part between full lines of the smallest colour that has one: its most common colour or its
+    number of coloured cells (at most 9), neither 0 nor the divider counted."""
+    for colour in range(10):
+        rows = [all(v == colour for v in row) for row in g]
+        cols = [all(row[j] == colour for row in g) for j in range(W(g))]
+        if any(rows) or any(cols):
+            break
+    else:
+        return None
+
+    def bands(full):
+        out, cur = [], []
+        for i, f in enumerate(full + [True]):
+            if f and cur:
+                out.append(cur)
+                cur = []
+            elif not f:
+                cur.append(i)
+        return out
+    rb, cb = bands(rows), bands(cols)
+    if len(rb) * len(cb) < 2:
+        return None
+    out = []
+    for band in rb:
+        out.append([])
+        for cband in cb:
+            seen = Counter(g[i][j] for i in band for j in cband if g[i][j] not in (0, colour))
+            if stat == "count":
+                out[-1].append(min(sum(seen.values()), 9))
+            else:
+                out[-1].append(min(seen, key=lambda c: (-seen[c], c)) if seen else 0)
+    return out
+
+
 def overlay(g, parts, order):
     if parts == "lines":
         split = _split_lines(g)

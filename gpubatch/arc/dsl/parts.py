@@ -1,0 +1,71 @@
+"""A divided grid summarised: one output cell per part, from the part's own cells.
+
+Many tasks draw a grid of parts, split by full rows and columns of one colour (a divider colour, 0 included,
+so blank lines split too, at any places), and ask a question of each part: which colour is most common in it
+(`780d0b14`), how many cells are coloured (`6773b310`, where a colour map then turns two cells into 1 and one
+into 0). `parts(stat)` answers it for every part at once: the output has one row per band of rows between
+dividers and one column per band of columns. The divider colour is the smallest with a full line, and a grid
+must split into two parts or more. Cells of colour 0 or the divider's are not counted; a part with none
+gives 0; counts stop at 9 (a colour). One `bincount` over (grid, part, colour) serves the whole batch.
+"""
+from __future__ import annotations
+
+from ..grids import CELLS, MAX, PAD, GridBatch
+from . import reference as ref
+from .registry import Param, family
+
+STATS = ("major", "count")
+
+
+def _divided(g: GridBatch):
+    """(full rows [B, 30], full columns [B, 30], divider colour [B] or -1): the smallest colour with a full
+    row or column inside the grid."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    r = xp.arange(MAX).reshape(1, MAX)
+    h, w = g.h.reshape(n, 1), g.w.reshape(n, 1)
+    rows = xp.zeros((n, MAX), bool)
+    cols = xp.zeros((n, MAX), bool)
+    colour = xp.full(n, -1, xp.int64)
+    for D in range(9, -1, -1):  # the smallest colour with a full line is written last
+        same = (d == D) | (d == PAD)
+        fr, fc = same.all(axis=2) & (r < h), same.all(axis=1) & (r < w)
+        has = (fr.any(axis=1) | fc.any(axis=1)) & (g.h > 0)
+        rows, cols = xp.where(has[:, None], fr, rows), xp.where(has[:, None], fc, cols)
+        colour = xp.where(has, D, colour)
+    return rows, cols, colour
+
+
+def _band_index(xp, full, size):
+    """Per line: its band's index (a band is a run of lines that are not full), and the number of bands."""
+    n = full.shape[0]
+    r = xp.arange(MAX).reshape(1, MAX)
+    line = ~full & (r < size.reshape(n, 1))
+    prev = xp.concatenate([xp.zeros((n, 1), bool), line[:, :-1]], axis=1)
+    start = line & ~prev
+    return xp.cumsum(start, axis=1) - 1, start.sum(axis=1), line
+
+
+@family("parts", "compose", ref.parts, (Param("stat", STATS),), first=True)
+def parts(g: GridBatch, stat: str) -> GridBatch:
+    """One cell per part of the grid divided by full lines of one colour: the part's most common colour
+    (`major`) or how many of its cells are coloured (`count`, at most 9), 0 and the divider not counted."""
+    xp = g.xp
+    n = len(g)
+    rows, cols, colour = _divided(g)
+    band_r, nr, line_r = _band_index(xp, rows, g.h)
+    band_c, nc, line_c = _band_index(xp, cols, g.w)
+    d = g.data.astype(xp.int64)
+    cell = line_r[:, :, None] & line_c[:, None, :]
+    counted = cell & (d != 0) & (d != colour.reshape(n, 1, 1)) & (d < PAD)
+    part = band_r[:, :, None] * MAX + band_c[:, None, :]  # the output cell it falls in
+    key = (xp.arange(n).reshape(n, 1, 1) * CELLS + part) * 10 + xp.where(counted, d, 0)
+    hist = xp.bincount(key[counted].ravel(), minlength=n * CELLS * 10).reshape(n, CELLS, 10)
+    if stat == "major":
+        value = xp.where(hist.sum(axis=2) > 0, hist.argmax(axis=2), 0)
+    else:
+        value = xp.minimum(hist.sum(axis=2), 9)
+    ok = (colour >= 0) & (nr * nc >= 2)
+    return GridBatch(value.reshape(n, MAX, MAX).astype(xp.uint8), xp.where(ok, nr, 0).astype(xp.int32),
+                     xp.where(ok, nc, 0).astype(xp.int32))
