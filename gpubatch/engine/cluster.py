@@ -46,9 +46,10 @@ LOCAL_CONFIG = {
     # threshold: every NumPy temporary over 128 KiB is then mapped and unmapped, and run-batt's search ran at
     # half speed on CPU workers. Workers made here keep glibc's default, as `--gpus N` workers do.
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-    # workers forked from multiprocessing's fork server (a clean process that imported Dask once), not spawned:
-    # a local cluster closed in 0.02 s instead of 0.15 s on CPU2; see `start_local` on why not a plain fork
-    "distributed.worker.multiprocessing-method": "forkserver",
+    # Dask's GPU diagnostics (NVML, for its dashboard): each scheduler, nanny and worker initialises NVML at
+    # its start and then polls every GPU twice a second; gpubatch reads none of it (a local:1 cluster on one
+    # H200 closed in 0.32-0.37 s without it, 0.49-0.51 s with it)
+    "distributed.diagnostics.nvml": False,
 }
 _MAKING = threading.Lock()
 _WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
@@ -137,10 +138,12 @@ def start_local(n: int, gpus: list[str]) -> tuple[Any, Any]:
     import dask
     from distributed import Client, LocalCluster
 
-    # workers come from the fork server (LOCAL_CONFIG), not from a fork of this process: forking them from here
-    # saved about 1 s of CPU a worker on 2 cores, but a fork while another thread (Dask's event loop, a test
-    # runner's) holds a lock can hang the child, and a process that has touched CUDA must not fork at all; the
-    # server is a fresh single-threaded process that never touches CUDA
+    # workers are spawned (Dask's default): forking them from this process saved about 1 s of CPU a worker
+    # on 2 cores, but a fork while another thread (Dask's event loop, a test runner's) holds a lock can hang
+    # the child, and a process that has touched CUDA must not fork at all. Forked from multiprocessing's fork
+    # server instead, a local:1 cluster on one H200 closed in 0.08-0.11 s against 0.32-0.50 s, but its worker
+    # began 3.3-4.8 s after the executor's making against 3.2-3.8 s (the server imports Dask, NumPy and pandas
+    # first): no gain
     with dask.config.set(LOCAL_CONFIG):
         cluster = local_gpu_cluster(n, gpus) if gpus else LocalCluster(
             n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
