@@ -5,11 +5,14 @@ training tasks; evaluation is run to report.
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
-test outputs all have the predicted sizes first, then by `_rank_key`; then lookups, overlays, partial fits and
-guesses, each kind followed by the copy's); `no-overlays` (fits, lookups, partial fits, guesses);
+test outputs all have the predicted sizes first, then by `_rank_key`, lookups before the fits of 3 steps or
+more (`batt.LONG_FIT`); then overlays, partial fits and guesses, each kind followed by the copy's); the
+variants that list kinds keep lookups after every fit: `no-overlays` (fits, lookups, partial fits, guesses);
 `overlays-last` (fits, lookups, partial fits, guesses, overlays); `no-partials` (fits, lookups, overlays,
 guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`); `no-lookups`;
-`lookups-first` (before the fits); `lookups-last` (after everything);
+`lookups-first` (before the fits); `lookups-last` (after everything); `lookups-after-fits` (after every fit,
+run-batt's ranking before `batt.LONG_FIT`); `lookups-before-2` (before the fits of 2 steps and more, not 3);
+`paint-before-3` (only the painted ones before the fits of 3 steps);
 `size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
@@ -55,6 +58,17 @@ def _kinds_in(*which: int):
     return rank
 
 
+def _lookups_before(n: int, painted_only: bool = False):
+    """`default`, but lookups (or only the painted ones) before the fits of `n` steps or more: a lookup is one
+    learned step, and long fits of tiny outputs fit their demos by chance."""
+    def rank(st) -> list:
+        fits, lookups, *rest = batt.merged_kinds(st)
+        early = [f for f in lookups if f.text.endswith(", paint)")] if painted_only else lookups
+        return ([f for f in fits if f.length < n] + early + [f for f in fits if f.length >= n]
+                + [f for f in lookups if f not in early] + [r for k in rest for r in k])
+    return rank
+
+
 def _size_any(st) -> list:
     fits, *rest = batt.merged_kinds(st)
     return sorted(fits, key=batt._rank_key) + [r for k in rest for r in k]
@@ -74,6 +88,9 @@ RANKINGS = {
     "lookups-first": _kinds_in(1, 0, 2, 3, 4),
     "lookups-last": _kinds_in(0, 2, 3, 4, 1),
     "size-any": _size_any,
+    "lookups-before-2": _lookups_before(2),
+    "lookups-after-fits": _kinds_in(0, 1, 2, 3, 4),
+    "paint-before-3": _lookups_before(3, painted_only=True),
 }
 
 

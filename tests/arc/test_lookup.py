@@ -3,7 +3,8 @@ seen), the search and ranking using them, and CuPy against NumPy on every ARC-AG
 import numpy as np
 import pytest
 
-from gpubatch.arc.batt import search_shard
+from gpubatch.arc.batt import ranked_records, search_shard
+from gpubatch.arc.fits import FitRecord
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.lookup import (
     FEATURES,
@@ -13,7 +14,7 @@ from gpubatch.arc.lookup import (
     output_ids,
     patterns,
 )
-from gpubatch.arc.search import SearchConfig
+from gpubatch.arc.search import SearchConfig, TaskState
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.engine import numpy_backend
 from tests.arc.test_rules import _groups
@@ -72,6 +73,15 @@ def test_lookups_rank_after_every_fit():
     task = Task("lookup", tuple(zip(same, same)), (_grid(2),), (_grid(2),))
     res, = search_shard([task], numpy_backend(), SearchConfig(depth=0))
     assert res.fits[0].program == "identity" and res.lookups and res.correct == (True,)
+
+
+def test_lookups_rank_before_fits_of_three_steps():
+    """A lookup is one learned step: after the fits of one and two steps, before those of three (which fit
+    tiny demo outputs by chance)."""
+    task = load_tasks("arc1-train", ids=["445eab21"])[0][0]
+    fits = [FitRecord(level, level, (level, 0, 0), [[[level]]]) for level in (3, 1, 2)]
+    st = TaskState(task, fits=fits, lookups=[FitRecord(0, 0, None, [[[9]]], text="lookup(f=major, paint)")])
+    assert [r.outputs for r in ranked_records(st)] == [[[[1]]], [[[2]]], [[[9]]], [[[3]]]]
 
 
 def test_arc_training_tasks_whose_output_a_feature_chooses():
