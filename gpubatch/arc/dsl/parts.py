@@ -6,7 +6,7 @@ so blank lines split too, at any places), and ask a question of each part: which
 into 0). `parts(stat)` answers it for every part at once: the output has one row per band of rows between
 dividers and one column per band of columns. The divider colour is the smallest with a full line, and a grid
 must split into two parts or more. Cells of colour 0 or the divider's are not counted; a part with none
-gives 0; counts stop at 9 (a colour). One `bincount` over (grid, part, colour) serves the whole batch.
+gives 0; counts stop at 9 (a colour). One `bincount` over (grid, part) a colour serves the whole batch.
 """
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ def _divided(g: GridBatch):
 
 
 def _band_index(xp, full, size):
-    """Per line: its band's index (a band is a run of lines that are not full), and the number of bands."""
+    """Per line: its band's index (a band is a run of lines that are not full); the number of bands; and which
+    lines are in a band."""
     n = full.shape[0]
     r = xp.arange(MAX).reshape(1, MAX)
     line = ~full & (r < size.reshape(n, 1))
@@ -59,13 +60,18 @@ def parts(g: GridBatch, stat: str) -> GridBatch:
     d = g.data.astype(xp.int64)
     cell = line_r[:, :, None] & line_c[:, None, :]
     counted = cell & (d != 0) & (d != colour.reshape(n, 1, 1)) & (d < PAD)
-    part = band_r[:, :, None] * MAX + band_c[:, None, :]  # the output cell it falls in
-    key = (xp.arange(n).reshape(n, 1, 1) * CELLS + part) * 10 + xp.where(counted, d, 0)
-    hist = xp.bincount(key[counted].ravel(), minlength=n * CELLS * 10).reshape(n, CELLS, 10)
-    if stat == "major":
-        value = xp.where(hist.sum(axis=2) > 0, hist.argmax(axis=2), 0)
-    else:
-        value = xp.minimum(hist.sum(axis=2), 9)
+    band_r, band_c = xp.maximum(band_r, 0), xp.maximum(band_c, 0)  # a line before the first band: not counted
+    part = (xp.arange(n).reshape(n, 1, 1) * CELLS + band_r[:, :, None] * MAX + band_c[:, None, :]).ravel()
+    best = xp.zeros(n * CELLS, xp.float64)  # the output cell each cell falls in, per grid: its most common
+    value = xp.zeros(n * CELLS, xp.int64)  # colour so far (the smaller on a tie), or the cells counted
+    for c in range(1, PAD):
+        count = xp.bincount(part, weights=(counted & (d == c)).ravel(), minlength=n * CELLS)
+        if stat == "count":
+            value += count.astype(xp.int64)
+        else:
+            value = xp.where(count > best, c, value)
+            best = xp.maximum(best, count)
+    value = xp.minimum(value, 9).reshape(n, MAX, MAX)
     ok = (colour >= 0) & (nr * nc >= 2)
-    return GridBatch(value.reshape(n, MAX, MAX).astype(xp.uint8), xp.where(ok, nr, 0).astype(xp.int32),
+    return GridBatch(value.astype(xp.uint8), xp.where(ok, nr, 0).astype(xp.int32),
                      xp.where(ok, nc, 0).astype(xp.int32))
