@@ -16,6 +16,16 @@ def region(g: GridBatch):
     return memo(g, ("region",), lambda: _region_codes(g))
 
 
+def per_region(g: GridBatch, x):
+    """`[B, 900]`: each cell's region's sum of `x` (`[B, 30, 30]`; regions 4-connected, one colour, every
+    colour; cells outside the grid sum into a spare bin of their grid); one `bincount` for the batch."""
+    xp = g.xp
+    n = len(g)
+    lab = labels(g, 4, False, True).astype(xp.int64)
+    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
+
+
 def _region_codes(g: GridBatch):
     """`region` computed."""
     xp = g.xp
@@ -29,20 +39,15 @@ def _region_codes(g: GridBatch):
         corner[..., k] = (same == 2) & (w[k] < PAD)
     bad = corner[:, 1:, 1:, 0] | corner[:, 1:, :-1, 1] | corner[:, :-1, 1:, 2] | corner[:, :-1, :-1, 3]
     lab = labels(g, 4, False, True).astype(xp.int64)
-    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
     r = xp.arange(MAX).reshape(1, MAX, 1)
     c = xp.arange(MAX).reshape(1, 1, MAX)
     edge = (r == 0) | (c == 0) | (r == g.h.reshape(-1, 1, 1) - 1) | (c == g.w.reshape(-1, 1, 1) - 1)
     first_row = (r == (lab // MAX).reshape(n, MAX, MAX)) & (lab.reshape(n, MAX, MAX) >= 0)
-
-    def per_region(x):  # each cell's region's sum of x
-        return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
-
-    size = per_region(xp.ones((n, CELLS), bool))
-    width = per_region(first_row)
-    rect = per_region(bad) == 0
+    size = per_region(g, xp.ones((n, CELLS), bool))
+    width = per_region(g, first_row)
+    rect = per_region(g, bad) == 0
     square = rect & (size == width * width)
-    code = rect.astype(xp.int64) | (per_region(edge) > 0).astype(xp.int64) << 1 | square.astype(xp.int64) << 2
+    code = rect.astype(xp.int64) | (per_region(g, edge) > 0).astype(xp.int64) << 1 | square.astype(xp.int64) << 2
     return xp.where(lab >= 0, code, 0).reshape(n, MAX, MAX)
 
 
@@ -59,10 +64,8 @@ def holes(g: GridBatch):
     beside = xp.zeros(d.shape, bool)
     for nb in (p[:, :-2, 1:-1], p[:, 2:, 1:-1], p[:, 1:-1, :-2], p[:, 1:-1, 2:]):  # up, down, left, right
         beside |= (nb < PAD) & (nb != d)
-    lab = labels(g, 4, False, True).astype(xp.int64)
-    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
-    per = xp.bincount(glob.ravel(), weights=beside.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))
-    return xp.where(lab >= 0, per[glob] > 0, False).astype(xp.int64).reshape(n, MAX, MAX)
+    lab = labels(g, 4, False, True)
+    return ((lab >= 0) & (per_region(g, beside) > 0)).astype(xp.int64).reshape(n, MAX, MAX)
 
 
 def extreme(g: GridBatch):
