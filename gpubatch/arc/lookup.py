@@ -28,6 +28,7 @@ from .fits import FitRecord, host
 from .grids import CELLS, GridBatch
 from .kernels import colour_counts
 from .labels import label
+from .windows import CORNERS, fit_window, window
 
 FEATURES = ("colours", "palette", "major", "minor", "filled", "objects8", "objects4") \
     + tuple(f"cells{c}" for c in range(1, 10)) + tuple(f"objects{c}" for c in range(1, 10))
@@ -144,7 +145,8 @@ class LookupBook:
         ink, masks = patterns(tasks)
         paint = host(xp, fit_paints(xp, feat, demo, xp.asarray(ink)))
         colours = host(xp, feat[:, [FEATURES.index(f) for f in PAINTS]]) if paint.any() else None
-        for t in np.flatnonzero(ok.any(axis=1) | paint.any(axis=1)):
+        wins = {t: at for t, st in enumerate(self.ts) if not st.copy and (at := fit_window(st.task.train))}
+        for t in sorted(set(np.flatnonzero(ok.any(axis=1) | paint.any(axis=1)).tolist()) | set(wins)):
             st = self.ts[t]
             if st.copy:
                 continue
@@ -167,3 +169,16 @@ class LookupBook:
                 outputs = [(masks[t] * int(colours[r, f])).tolist() for r in tests]
                 if all(outputs != fit.outputs for fit in st.lookups):
                     st.lookups.append(FitRecord(0, len(st.lookups), None, outputs, text=f"lookup(f={PAINTS[f]}, paint)"))
+            if t in wins and len(st.lookups) < KEEP:
+                self._add_window(st, wins[t])
+
+    @staticmethod
+    def _add_window(st, at: tuple[int, int, int]) -> None:
+        """The test inputs' windows where the demos' are (`windows`), unless one does not fit or a lookup
+        kept already predicts the same."""
+        shape = np.asarray(st.task.train[0][1]).shape
+        outputs = [window(g, shape, at) for g in st.task.test_inputs]
+        if all(o is not None for o in outputs) and all(outputs != fit.outputs for fit in st.lookups):
+            corner, rows, cols = at
+            st.lookups.append(FitRecord(0, len(st.lookups), None, outputs,
+                                        text=f"lookup(window={CORNERS[corner]}, at={rows},{cols})"))
