@@ -132,8 +132,9 @@ class LookupBook:
     """Lookups of a group's tasks (a mixin of GroupSearch: reads `ts`, `K`, `xp`, `inp`, `demo`)."""
 
     def fit_lookups(self) -> None:
-        """Fit the tables of every task of the group at once; each task keeps up to `KEEP` lookups whose
-        predictions differ, in the order of `FEATURES` (a colour-normalised copy keeps none: its task has them)."""
+        """Fit the tables and the painted patterns of every task of the group at once, and each task's fixed
+        window (`windows`); each task keeps up to `KEEP` lookups whose predictions differ: tables in the order of
+        `FEATURES`, then paints, then its window (a colour-normalised copy keeps none: its task has them)."""
         xp, K = self.xp, self.K
         tasks = [st.task for st in self.ts]
         if not any(len(t.train) > 1 for t in tasks):
