@@ -58,15 +58,11 @@ def _kinds_in(*which: int):
     return rank
 
 
-def _lookups_before(n: int, painted_only: bool = False):
-    """`default`, but lookups (or only the painted ones) before the fits of `n` steps or more: a lookup is one
-    learned step, and long fits of tiny outputs fit their demos by chance."""
-    def rank(st) -> list:
-        fits, lookups, *rest = batt.merged_kinds(st)
-        early = [f for f in lookups if f.text.endswith(", paint)")] if painted_only else lookups
-        return ([f for f in fits if f.length < n] + early + [f for f in fits if f.length >= n]
-                + [f for f in lookups if f not in early] + [r for k in rest for r in k])
-    return rank
+def _paint_before_3(st) -> list:
+    """`default`, but only the painted lookups before the fits of 3 steps or more, the others after every fit."""
+    fits, lookups, *rest = batt.merged_kinds(st)
+    painted = [f for f in lookups if f.text.endswith(", paint)")]
+    return batt.attempt_order((fits, painted, [f for f in lookups if f not in painted], *rest), 3)
 
 
 def _size_any(st) -> list:
@@ -88,9 +84,9 @@ RANKINGS = {
     "lookups-first": _kinds_in(1, 0, 2, 3, 4),
     "lookups-last": _kinds_in(0, 2, 3, 4, 1),
     "size-any": _size_any,
-    "lookups-before-2": _lookups_before(2),
+    "lookups-before-2": lambda st: batt.attempt_order(batt.merged_kinds(st), 2),
     "lookups-after-fits": _kinds_in(0, 1, 2, 3, 4),
-    "paint-before-3": _lookups_before(3, painted_only=True),
+    "paint-before-3": _paint_before_3,
 }
 
 

@@ -183,16 +183,22 @@ LONG_FIT = 3
 
 
 def ranked_records(st: TaskState) -> list[FitRecord]:
-    """A task's records in attempt order: fits of fewer than LONG_FIT steps, lookups, the longer fits, overlays,
-    partial fits, guesses (`merged_kinds`)."""
-    fits, lookups, *rest = merged_kinds(st)
-    return ([f for f in fits if f.length < LONG_FIT] + lookups + [f for f in fits if f.length >= LONG_FIT]
+    """A task's records in attempt order (`attempt_order` of `merged_kinds`)."""
+    return attempt_order(merged_kinds(st))
+
+
+def attempt_order(kinds: tuple[list[FitRecord], ...], long_fit: int = LONG_FIT) -> list[FitRecord]:
+    """`merged_kinds`'s records in attempt order: fits of fewer than `long_fit` steps, lookups, the longer fits,
+    overlays, partial fits, guesses."""
+    fits, lookups, *rest = kinds
+    return ([f for f in fits if f.length < long_fit] + lookups + [f for f in fits if f.length >= long_fit]
             + [r for kind in rest for r in kind])
 
 
 def _result(st: TaskState, gs: GroupSearch, seconds: float, evals: int) -> TaskResult:
-    fits, lookups, overlays, partials, guesses = merged_kinds(st)
-    preds, correct = attempts(st.task, [f.outputs for f in ranked_records(st)])
+    kinds = merged_kinds(st)
+    fits, lookups, overlays, partials, guesses = kinds
+    preds, correct = attempts(st.task, [f.outputs for f in attempt_order(kinds)])
     states = st.states + (st.view.states if st.view is not None else 0)
     stopped = st.stopped or (st.view.stopped if st.view is not None else None)
     return TaskResult(st.task.id, tuple(_fit(f, gs) for f in fits[:20]), preds, correct, states, evals, seconds,

@@ -35,8 +35,8 @@ LEARNERS: dict[str, Callable] = {**{k: _table(k) for k in TABLE_KINDS}, "stamp":
                                  "raystamp": _stamps("raystamp", "rays"), "raypair": _stamps("raypair", "raypairs")}
 NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # every rule name -> its learner
 KINDS = tuple(NAMES)  # the rules the search fits on the inputs
-# the tables whose feature labels every colour's regions (a labelling of every grid, 10 passes on NumPy): on the
-# inputs only, where they find what they find (at depth 1 on CPU2, the same tasks on training and evaluation)
+# tables fitted on the inputs only: the region kinds label every colour's regions (10 passes on NumPy) and
+# `nearest` scans 120 lines a grid, costly over every depth-1 state; on the inputs they find what they find
 INPUT_TABLES = frozenset({"region", "extreme", "holes", "nearest"})
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS and NAMES[n] not in INPUT_TABLES)  # and on the
 # depth-1 states (not stamps)
