@@ -8,6 +8,10 @@ cell take its colour. Only grids whose unknown cells are at most half of them ar
 'period' found among a few scattered cells means nothing. On the GPU one thread block completes one grid in
 shared memory; the NumPy version runs each candidate period over the whole batch and is the reference the
 kernel is tested against (tests/arc/test_dsl_gpu.py).
+
+Diagonal completion (`complete_diagonal`) is the other way round: a few cells along diagonals set the colour
+of every cell, so it needs each class to hold known cells of exactly one colour, and runs as array operations
+on both devices.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from .grids import CELLS, MAX, PAD, GridBatch
 from .kernels import _compiled
 
 _I, _J = np.divmod(np.arange(CELLS), MAX)
+_MAX_DIAGONAL = 10  # the longest diagonal period tried
 
 
 def complete_periodic(g: GridBatch, c: int) -> GridBatch:
@@ -32,6 +37,34 @@ def complete_periodic(g: GridBatch, c: int) -> GridBatch:
     if len(sel):
         out[sel] = _complete(d[sel], g.h[sel], g.w[sel], c)
     return GridBatch(out, g.h, g.w)
+
+
+def complete_diagonal(g: GridBatch, anti: bool) -> GridBatch:
+    """Every cell takes the colour of its diagonal class, (i + j) mod p (`anti`) or (i - j) mod p, for the
+    smallest p in 2..10 whose classes each hold non-0 cells of exactly one colour (`05269061`); invalid without
+    one. One matmul counts every colour in every class of every p for the whole batch."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.reshape(n, CELLS)
+    i, j = xp.asarray(_I), xp.asarray(_J)
+    diag = i + j if anti else i - j + 10 * MAX  # non-negative before the modulo
+    periods = range(2, _MAX_DIAGONAL + 1)
+    offset = np.cumsum([0] + list(periods))
+    cls = xp.concatenate([(diag % p + int(o)).reshape(CELLS, 1) == xp.arange(int(o), int(o) + p)
+                          for p, o in zip(periods, offset)], axis=1).astype(xp.float32)  # [900, classes]
+    colours = (d[:, :, None] == xp.arange(1, PAD, dtype=xp.uint8)).astype(xp.float32)  # [B, 900, 9]
+    count = xp.matmul(colours.transpose(0, 2, 1), cls)  # [B, 9, classes]
+    present = count > 0
+    one = present.sum(axis=1) == 1  # [B, classes]: exactly one colour
+    colour = (present.argmax(axis=1) + 1).astype(xp.uint8)
+    ok = xp.stack([one[:, o:o + p].all(axis=1) for p, o in zip(periods, offset)], axis=1)  # [B, periods]
+    pick = ok.argmax(axis=1)  # the smallest good period's index
+    some = ok.any(axis=1) & (g.h > 0)
+    p = xp.asarray(np.array(list(periods)))[pick].reshape(n, 1)
+    at = xp.asarray(offset[:-1])[pick].reshape(n, 1) + diag.reshape(1, CELLS) % p
+    inside = (i.reshape(1, CELLS) < g.h.reshape(n, 1)) & (j.reshape(1, CELLS) < g.w.reshape(n, 1))
+    out = xp.where(inside, xp.take_along_axis(colour, at, axis=1), PAD).astype(xp.uint8)
+    return GridBatch(out.reshape(n, MAX, MAX), xp.where(some, g.h, 0).astype(xp.int32), g.w)
 
 
 def _first_period(s, known, size):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..grids import MAX, PAD, GridBatch
 from ..kernels import background, colour_counts, gather, memo
-from ..periodic import complete_periodic
+from ..periodic import complete_diagonal, complete_periodic
 from ..restore import restored
 from ..stencils import boxes_cuda, gravity_cuda, stencil
 from . import reference as ref
@@ -122,6 +122,13 @@ def periodic(g: GridBatch, c: int) -> GridBatch:
     """Cells of colour c (at most half the grid) take the colour of the grid's repeating pattern (the smallest
     row and column periods its other cells agree with); enumerated for c = 0."""
     return complete_periodic(g, c)
+
+
+@family("diagonal", "other", ref.diagonal, (Param("dir", ("anti", "main")),), padded=True, first=True)
+def diagonal(g: GridBatch, dir: str) -> GridBatch:
+    """Every cell takes the colour of its diagonal class, (i + j) mod p (anti) or (i - j) mod p (main), for the
+    smallest p in 2..10 whose classes each hold non-0 cells of one colour; invalid without such a p."""
+    return complete_diagonal(g, dir == "anti")
 
 
 @family("outline", "other", ref.outline, C, padded=True)

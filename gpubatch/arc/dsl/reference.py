@@ -600,3 +600,34 @@ def _recolor(g, largest, conn, c):
 
 def recolor_largest(g, conn, c): return _recolor(g, True, conn, c)
 def recolor_smallest(g, conn, c): return _recolor(g, False, conn, c)
+
+
+def fill_boxes(g, c):
+    comps = components(g, conn=8, multi=True)
+    if len(comps) > 30:
+        return None
+    out, bg = [list(r) for r in g], background(g)
+    for comp in comps:
+        rows, cols = [a for a, _ in comp], [b for _, b in comp]
+        for i in range(min(rows), max(rows) + 1):
+            for j in range(min(cols), max(cols) + 1):
+                if g[i][j] == bg:
+                    out[i][j] = c
+    return out
+
+
+def diagonal(g, dir):
+    """Every cell takes the colour of its diagonal class: (i + j) mod p (anti) or (i - j) mod p (main) for the
+    smallest p in 2..10 whose classes each hold non-0 cells of exactly one colour; None without such a p."""
+    def cls(i, j, p):
+        return (i + j if dir == "anti" else i - j) % p
+    for p in range(2, 11):
+        seen: dict = {}
+        ok = True
+        for i in range(H(g)):
+            for j in range(W(g)):
+                if g[i][j] and seen.setdefault(cls(i, j, p), g[i][j]) != g[i][j]:
+                    ok = False
+        if ok and len(seen) == p:
+            return [[seen[cls(i, j, p)] for j in range(W(g))] for i in range(H(g))]
+    return None
