@@ -114,6 +114,29 @@ def fill_enclosed(g: GridBatch, c: int) -> GridBatch:
                      g.h, g.w)
 
 
+
+@family("flood", "objects", ref.flood, C, first=True)
+def flood(g: GridBatch, c: int) -> GridBatch:
+    """Background regions (4-connected) with a cell of colour c beside one of their cells become colour c
+    (`9edfc990`)."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.reshape(n, CELLS)
+    lab = labels(g, 4, False, True)
+    beside = xp.zeros((n, MAX, MAX), bool)
+    for axis in (1, 2):  # a cell of colour c above/below (axis 1) or left/right (axis 2)
+        hit = g.data == c
+        lo, hi = [slice(None)] * 3, [slice(None)] * 3
+        lo[axis], hi[axis] = slice(0, MAX - 1), slice(1, MAX)
+        beside[tuple(lo)] |= hit[tuple(hi)]
+        beside[tuple(hi)] |= hit[tuple(lo)]
+    bg = (lab >= 0) & (d == background(g).reshape(n, 1))
+    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    touched = xp.zeros(n * (CELLS + 1) + 1, xp.int32)  # a spare last bin takes every other cell's write
+    touched[xp.where(bg & beside.reshape(n, CELLS), glob, n * (CELLS + 1))] = 1
+    out = xp.where(bg & (touched[glob] > 0), c, d).astype(xp.uint8)
+    return GridBatch(out.reshape(-1, MAX, MAX), g.h, g.w)
+
 def _enclosed(g: GridBatch):
     """Cells of background regions that do not touch the border, [B, 900] (independent of the fill colour)."""
     xp = g.xp
@@ -176,33 +199,3 @@ for _kind, _largest in (("largest", True), ("smallest", False)):
     _f.__doc__ = f"The {_kind} single-colour object (ties: the first in reading order) becomes colour c."
     family(f"recolor_{_kind}", "objects", getattr(ref, f"recolor_{_kind}"), (CONN[0],) + C)(_f)
 
-
-@family("fill_boxes", "objects", ref.fill_boxes, C, padded=True, first=True)
-def fill_boxes(g: GridBatch, c: int) -> GridBatch:
-    """Background cells inside the bounding box of an object (8-connected, colours mixed) become colour c
-    (`60b61512`); invalid with more than 30 objects. Meant for a task's inputs: depth 1 only."""
-    xp = g.xp
-    n = len(g)
-    inside = memo(g, ("in_boxes",), lambda: _in_boxes(g))
-    bg = (g.data.reshape(n, CELLS) == background(g).reshape(n, 1)) & inside
-    out = xp.where(bg, c, g.data.reshape(n, CELLS)).astype(xp.uint8).reshape(-1, MAX, MAX)
-    _, _, count = object_slots(g, 8, True)
-    return GridBatch(out, xp.where(count <= MAX, g.h, 0).astype(xp.int32), g.w)
-
-
-def _in_boxes(g: GridBatch):
-    """[B, 900]: whether each cell lies in the bounding box of one of its grid's first 30 objects (8-connected,
-    colours mixed): per slot, rows and columns the object reaches, their extents, then the union of boxes."""
-    xp = g.xp
-    n = len(g)
-    lab, roots, _ = object_slots(g, 8, True)
-    mask = (lab[:, None, :] == roots[:, :, None]) & (roots >= 0)[:, :, None]  # [B, 30 slots, 900]
-    mask = mask.reshape(n, MAX, MAX, MAX)
-    r = xp.arange(MAX)
-    spans = []
-    for hit in (mask.any(axis=3), mask.any(axis=2)):  # [B, slot, row] and [B, slot, column]
-        lo = hit.argmax(axis=2)[:, :, None]
-        hi = (MAX - 1 - hit[:, :, ::-1].argmax(axis=2))[:, :, None]
-        spans.append(hit.any(axis=2)[:, :, None] & (r >= lo) & (r <= hi))
-    rows, cols = spans
-    return (rows[:, :, :, None] & cols[:, :, None, :]).any(axis=1).reshape(n, CELLS)

@@ -631,3 +631,34 @@ def diagonal(g, dir):
         if ok and len(seen) == p:
             return [[seen[cls(i, j, p)] for j in range(W(g))] for i in range(H(g))]
     return None
+
+
+def centre_lines(g, dir, c):
+    comps = components(g, conn=4)
+    if len(comps) > 30:
+        return None
+    out, bg = [list(r) for r in g], background(g)
+    for comp in comps:
+        rows, cols = [a for a, _ in comp], [b for _, b in comp]
+        if "h" in dir and (min(rows) + max(rows)) % 2 == 0:
+            i = (min(rows) + max(rows)) // 2
+            out[i] = [c if g[i][j] == bg else out[i][j] for j in range(W(g))]
+        if "v" in dir and (min(cols) + max(cols)) % 2 == 0:
+            j = (min(cols) + max(cols)) // 2
+            for i in range(H(g)):
+                if g[i][j] == bg:
+                    out[i][j] = c
+    return out
+
+
+def flood(g, c):
+    """Background regions (4-connected) with a cell of colour c beside one of their cells become c."""
+    bg, out = background(g), [list(r) for r in g]
+    for comp in components(g, conn=4, bg=True):
+        if g[comp[0][0]][comp[0][1]] != bg:
+            continue
+        if any(0 <= a + da < H(g) and 0 <= b + db < W(g) and g[a + da][b + db] == c
+               for a, b in comp for da, db in ((-1, 0), (1, 0), (0, -1), (0, 1))):
+            for a, b in comp:
+                out[a][b] = c
+    return out
