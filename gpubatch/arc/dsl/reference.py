@@ -662,3 +662,33 @@ def flood(g, c):
             for a, b in comp:
                 out[a][b] = c
     return out
+
+
+def gravitate(g, c):
+    bg = background(g)
+    fixed = {(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] == c}
+    piece = {(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] not in (c, bg)}
+    if not fixed or not piece:
+        return None
+    fr, fc = [i for i, _ in fixed], [j for _, j in fixed]
+    pr, pc = [i for i, _ in piece], [j for _, j in piece]
+    if min(pc) <= max(fc) and min(fc) <= max(pc):
+        step = (1, 0) if max(pr) < min(fr) else (-1, 0) if min(pr) > max(fr) else None
+    elif min(pr) <= max(fr) and min(fr) <= max(pr):
+        step = (0, 1) if max(pc) < min(fc) else (0, -1) if min(pc) > max(fc) else None
+    else:
+        step = None
+    if step is None:
+        return None
+    for k in range(30):
+        cells = {(i + k * step[0], j + k * step[1]) for i, j in piece}
+        if any((i + a, j + b) in fixed for i, j in cells for a, b in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))):
+            break
+    else:
+        return None
+    if any(not (0 <= i < H(g) and 0 <= j < W(g)) for i, j in cells):
+        return None
+    out = [[bg if (i, j) in piece else g[i][j] for j in range(W(g))] for i in range(H(g))]
+    for i, j in piece:
+        out[i + k * step[0]][j + k * step[1]] = g[i][j]
+    return out
