@@ -188,3 +188,20 @@ def overlay(g: GridBatch, parts: str, order: str) -> GridBatch:
         out = xp.where(use & (v != 0), v, out)
     out = xp.where(inside, out, PAD).astype(xp.uint8).reshape(n, MAX, MAX)
     return GridBatch(out, xp.where(some, ph.reshape(n), 0).astype(xp.int32), pw.reshape(n).astype(xp.int32))
+
+
+@family("spread", "compose", ref.spread, (Param("order", ("first", "last")),), padded=True, first=True)
+def spread(g: GridBatch, order: str) -> GridBatch:
+    """Every part of a grid divided by lines (`overlay(parts=lines)`) becomes the parts stacked, the first (or
+    last) part's colour that is not 0 in each cell; the dividers stay (`c444b776`)."""
+    xp = g.xp
+    n = len(g)
+    merged = overlay(g, "lines", order)
+    ph, pw = merged.h.reshape(n, 1, 1), merged.w.reshape(n, 1, 1)
+    r = xp.arange(MAX)
+    li, lj = r.reshape(1, MAX, 1) % (ph + 1), r.reshape(1, 1, MAX) % (pw + 1)
+    line = (li == ph) | (lj == pw) | (g.data == PAD)
+    flat = xp.clip(li, 0, MAX - 1) * MAX + xp.clip(lj, 0, MAX - 1)
+    v = xp.take_along_axis(merged.data.reshape(n, -1), flat.reshape(n, -1), axis=1).reshape(n, MAX, MAX)
+    out = xp.where(line, g.data, v).astype(xp.uint8)
+    return GridBatch(out, xp.where(merged.h > 0, g.h, 0).astype(xp.int32), g.w)

@@ -692,3 +692,47 @@ def gravitate(g, c):
     for i, j in piece:
         out[i + k * step[0]][j + k * step[1]] = g[i][j]
     return out
+
+
+def continue_pattern(g, axis):
+    if axis == "v":
+        out = continue_pattern(dmirror(g), "h")
+        return None if out is None else dmirror(out)
+    cols = [j for j in range(W(g)) if any(r[j] for r in g)]
+    if not cols or cols[-1] == W(g) - 1:
+        return None
+    first, last = cols[0], cols[-1]
+    for p in range(1, last - first + 1):
+        if all(r[j] == r[j + p] for r in g for j in range(first, last - p + 1)):
+            return [[r[j] if j <= last else r[first + (j - first) % p] for j in range(W(g))] for r in g]
+    return None
+
+
+def reverse_rings(g):
+    rings = (min(H(g), W(g)) + 1) // 2
+    colour: dict = {}
+    for i in range(H(g)):
+        for j in range(W(g)):
+            k = min(i, j, H(g) - 1 - i, W(g) - 1 - j)
+            if colour.setdefault(k, g[i][j]) != g[i][j]:
+                return None
+    return [[colour[rings - 1 - min(i, j, H(g) - 1 - i, W(g) - 1 - j)] for j in range(W(g))] for i in range(H(g))]
+
+
+def keep_centre(g, axis):
+    if (H(g) if axis == "h" else W(g)) % 2 == 0:
+        return None
+    bg = background(g)
+    if axis == "h":
+        return [list(r) if i == H(g) // 2 else [bg] * W(g) for i, r in enumerate(g)]
+    return [[v if j == W(g) // 2 else bg for j, v in enumerate(r)] for r in g]
+
+
+def spread(g, order):
+    split = _split_lines(g)
+    if split is None:
+        return None
+    nr, nc, ph, pw = split
+    merged = overlay(g, "lines", order)
+    return [[g[i][j] if i % (ph + 1) == ph or j % (pw + 1) == pw else merged[i % (ph + 1)][j % (pw + 1)]
+             for j in range(W(g))] for i in range(H(g))]

@@ -1,0 +1,92 @@
+"""Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, reverse the
+colours of concentric rings, keep only the centre row or column. Meant for a task's inputs (the built-in
+search applies them at depth 1 only); whole batches with array operations on NumPy or CuPy.
+"""
+from __future__ import annotations
+
+from ..grids import MAX, PAD, GridBatch
+from ..kernels import background
+from . import reference as ref
+from .registry import Param, family
+
+AXES = (Param("axis", ("h", "v")),)
+
+
+def _transposed(g: GridBatch) -> GridBatch:
+    """Rows become columns; an invalid grid (height 0) stays invalid."""
+    xp = g.xp
+    return GridBatch(xp.ascontiguousarray(g.data.transpose(0, 2, 1)), xp.where(g.h > 0, g.w, 0).astype(xp.int32),
+                     g.h)
+
+
+def _continue_right(g: GridBatch) -> GridBatch:
+    """Columns right of the last one holding a non-0 cell repeat the pattern of the columns from the first
+    such one: the smallest period p, shorter than their span, with which every cell there equals the one p
+    columns on; invalid without such a p or with a non-0 cell in the last column."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    r = xp.arange(MAX)
+    nz = ((d != 0) & (d < PAD)).any(axis=1)  # [B, column]
+    first = nz.argmax(axis=1)
+    last = MAX - 1 - nz[:, ::-1].argmax(axis=1)
+    span = last - first + 1
+    best = xp.full(n, MAX, xp.int64)
+    for p in range(MAX - 1, 0, -1):  # the smallest good period is written last
+        cols = (r[:-p] >= first[:, None]) & (r[:-p] + p <= last[:, None])  # [B, 30 - p]
+        bad = ((d[:, :, :-p] != d[:, :, p:]) & cols[:, None, :]).any(axis=(1, 2))
+        best = xp.where(~bad & (p < span), p, best)
+    ok = nz.any(axis=1) & (best < MAX) & (last < g.w - 1) & (g.h > 0)
+    p = xp.minimum(best, MAX).reshape(n, 1)
+    src = xp.where(r > last[:, None], first[:, None] + (r - first[:, None]) % p, r)  # [B, column]
+    src = xp.clip(src, 0, MAX - 1)
+    out = xp.take_along_axis(d, xp.broadcast_to(src[:, None, :], d.shape), axis=2)
+    out = xp.where(d == PAD, PAD, out).astype(xp.uint8)
+    return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+
+@family("continue", "other", ref.continue_pattern, AXES, padded=True, first=True)
+def continue_pattern(g: GridBatch, axis: str) -> GridBatch:
+    """Continue the grid's repeating pattern rightwards (h) or downwards (v) past its last non-0 column or
+    row to the edge, with the smallest period its cells agree with (`d8c310e9`)."""
+    if axis == "h":
+        return _continue_right(g)
+    return _transposed(_continue_right(_transposed(g)))
+
+
+@family("reverse_rings", "other", ref.reverse_rings, padded=True, first=True)
+def reverse_rings(g: GridBatch) -> GridBatch:
+    """A grid of concentric one-colour rings gets their colours in reverse order, outermost to innermost
+    (`85c4e7cd`); invalid where a ring holds two colours."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.astype(xp.int32)
+    r = xp.arange(MAX)
+    h, w = g.h.reshape(n, 1, 1).astype(xp.int64), g.w.reshape(n, 1, 1).astype(xp.int64)
+    i, j = r.reshape(1, MAX, 1), r.reshape(1, 1, MAX)
+    ring = xp.minimum(xp.minimum(i, j), xp.minimum(h - 1 - i, w - 1 - j))  # negative outside the grid
+    inside = (i < h) & (j < w)
+    lo = xp.stack([xp.where(inside & (ring == k), d, PAD).min(axis=(1, 2)) for k in range(MAX // 2)], axis=1)
+    hi = xp.stack([xp.where(inside & (ring == k), d, -1).max(axis=(1, 2)) for k in range(MAX // 2)], axis=1)
+    rings = (xp.minimum(h, w).reshape(n) + 1) // 2
+    used = r[: MAX // 2].reshape(1, -1) < rings.reshape(n, 1)
+    ok = ((lo == hi) | ~used).all(axis=1) & (g.h > 0)
+    src = xp.clip(rings.reshape(n, 1, 1) - 1 - ring, 0, MAX // 2 - 1)
+    out = xp.take_along_axis(lo, src.reshape(n, -1), axis=1).reshape(n, MAX, MAX)
+    out = xp.where(inside, out, PAD).astype(xp.uint8)
+    return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+
+@family("keep_centre", "other", ref.keep_centre, AXES, padded=True, first=True)
+def keep_centre(g: GridBatch, axis: str) -> GridBatch:
+    """Every cell off the grid's centre row (h) or centre column (v) becomes the background colour (`d23f8c26`);
+    invalid where the grid has an even number of rows (h) or columns (v)."""
+    xp = g.xp
+    n = len(g)
+    r = xp.arange(MAX)
+    size = (g.h if axis == "h" else g.w).reshape(n, 1)
+    line = (r.reshape(1, MAX) == size // 2)
+    keep = line[:, :, None] if axis == "h" else line[:, None, :]
+    d = g.data
+    out = xp.where(keep | (d == PAD), d, background(g).reshape(n, 1, 1)).astype(xp.uint8)
+    return GridBatch(out, xp.where(size.reshape(n) % 2 == 1, g.h, 0).astype(xp.int32), g.w)
