@@ -12,7 +12,9 @@ variants that list kinds keep lookups after every fit: `no-overlays` (fits, look
 guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`); `no-lookups`;
 `lookups-first` (before the fits); `lookups-last` (after everything); `lookups-after-fits` (after every fit,
 run-batt's ranking before `batt.LONG_FIT`); `lookups-before-2` (before the fits of 2 steps and more, not 3);
-`paint-before-3` (only the painted ones before the fits of 3 steps);
+`paint-before-3` (only the painted ones before the fits of 3 steps); `partials-half-step` and
+`partials-one-step` (a partial rule fit ranked with the complete fits as half a step or one step longer, not
+after them);
 `size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
@@ -65,6 +67,21 @@ def _paint_before_3(st) -> list:
     return batt.attempt_order((fits, painted, [f for f in lookups if f not in painted], *rest), 3)
 
 
+def _partials_by_length(step: float):
+    """`default`, but a partial rule fit (unseen test cells kept) ranked with the complete fits as one of
+    `step` more steps, not after every complete fit (exact or up to a map of the same group)."""
+    def key(f) -> tuple:
+        k = batt._rank_key(f)
+        group = 1 if f.cmap is not None or f.rule in batt.LAST else 0
+        return (group, f.length + (step if f.unseen else 0), f.unseen) + k[3:]
+
+    def rank(st) -> list:
+        fits, *rest = batt.merged_kinds(st)
+        fits = sorted(fits, key=lambda f: (not batt.sized(f, st.sizes), key(f)))
+        return batt.attempt_order((fits, *rest))
+    return rank
+
+
 def _size_any(st) -> list:
     fits, *rest = batt.merged_kinds(st)
     return sorted(fits, key=batt._rank_key) + [r for k in rest for r in k]
@@ -87,6 +104,8 @@ RANKINGS = {
     "lookups-before-2": lambda st: batt.attempt_order(batt.merged_kinds(st), 2),
     "lookups-after-fits": _kinds_in(0, 1, 2, 3, 4),
     "paint-before-3": _paint_before_3,
+    "partials-half-step": _partials_by_length(0.5),
+    "partials-one-step": _partials_by_length(1),
 }
 
 
