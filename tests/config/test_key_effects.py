@@ -528,7 +528,9 @@ def test_batt_colour_norm_shallower(tmp_path):
 
 
 def test_batt_deep_states(tmp_path):
-    deep, none = (batt(tmp_path, batt__depth=4, batt__max_states=60_000, batt__deep_states=n)["tasks"][0]
+    # the budget of levels 1-3 leaves room past level 1's states of the 2 x 2 grid (116 a task, each expanded by
+    # every primitive that runs past depth 1), so that levels 2 and 3 are kept and level 4 has parents
+    deep, none = (batt(tmp_path, batt__depth=4, batt__max_states=120_000, batt__deep_states=n)["tasks"][0]
                   for n in (5_000, 0))
     assert deep["states"] > none["states"]  # level 4 explored from the kept level-3 states, then not at all
 
