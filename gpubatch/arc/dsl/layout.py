@@ -1,6 +1,7 @@
 """Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, reverse the
-colours of concentric rings, keep only the centre row or column. Meant for a task's inputs (the built-in
-search applies them at depth 1 only); whole batches with array operations on NumPy or CuPy.
+colours of concentric rings, keep only the centre row or column (meant for a task's inputs: the built-in
+search applies them at depth 1 only), and sort the rows or columns by how full they are (at every depth).
+Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
 
@@ -90,3 +91,21 @@ def keep_centre(g: GridBatch, axis: str) -> GridBatch:
     d = g.data
     out = xp.where(keep | (d == PAD), d, background(g).reshape(n, 1, 1)).astype(xp.uint8)
     return GridBatch(out, xp.where(size.reshape(n) % 2 == 1, g.h, 0).astype(xp.int32), g.w)
+
+
+@family("sort_lines", "other", ref.sort_lines, (Param("axis", ("rows", "cols")), Param("order", ("asc", "desc"))),
+        padded=True)
+def sort_lines(g: GridBatch, axis: str, order: str) -> GridBatch:
+    """The grid's rows (or columns) reordered by how many cells each holds that are not the background colour,
+    fewest first (asc) or most first (desc), ties in place (`beb8660c`: bars stacked by length)."""
+    if axis == "cols":
+        return _transposed(sort_lines(_transposed(g), "rows", order))
+    xp = g.xp
+    n = len(g)
+    r = xp.arange(MAX)
+    count = ((g.data != background(g).reshape(n, 1, 1)) & (g.data < PAD)).sum(axis=2).astype(xp.int64)
+    count = count if order == "asc" else MAX - count
+    key = xp.where(r < g.h.reshape(n, 1), count, 2 * MAX) * MAX + r  # rows past the grid stay last, in place
+    rows = xp.argsort(key, axis=1)
+    out = xp.take_along_axis(g.data, xp.broadcast_to(rows[:, :, None], g.data.shape), axis=1)
+    return GridBatch(out.astype(xp.uint8), g.h, g.w)

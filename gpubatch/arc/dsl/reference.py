@@ -736,3 +736,10 @@ def spread(g, order):
     merged = overlay(g, "lines", order)
     return [[g[i][j] if i % (ph + 1) == ph or j % (pw + 1) == pw else merged[i % (ph + 1)][j % (pw + 1)]
              for j in range(W(g))] for i in range(H(g))]
+
+
+def sort_lines(g, axis, order):
+    if axis == "cols":
+        return dmirror(sort_lines(dmirror(g), "rows", order))
+    bg = background(g)
+    return sorted([list(r) for r in g], key=lambda r: (1 if order == "asc" else -1) * sum(v != bg for v in r))
