@@ -6,6 +6,7 @@ grid or one larger than 30x30 means "invalid".
 from __future__ import annotations
 
 from collections import Counter, deque
+from functools import lru_cache
 
 Grid = list[list[int]]
 
@@ -165,7 +166,13 @@ def palette(g, kind):
 
 # -- objects --------------------------------------------------------------------------------------
 def components(g, conn=4, multi=False, bg=False):
-    """Connected components as lists of (row, col), each in BFS order; listed by their first cell."""
+    """Connected components as lists of (row, col), each in BFS order; listed by their first cell. Memoized
+    per grid (a family's instances, one per colour, ask for the same grid's components); read-only."""
+    return _components(tuple(map(tuple, g)), conn, multi, bg)
+
+
+@lru_cache(maxsize=1 << 15)
+def _components(g, conn, multi, bg):
     excl = None if bg else background(g)
     steps = [(-1, 0), (1, 0), (0, -1), (0, 1)] + ([(-1, -1), (-1, 1), (1, -1), (1, 1)] if conn == 8 else [])
     seen = set()
@@ -732,7 +739,7 @@ def spread(g, order):
     split = _split_lines(g)
     if split is None:
         return None
-    nr, nc, ph, pw = split
+    _, _, ph, pw = split
     merged = overlay(g, "lines", order)
     return [[g[i][j] if i % (ph + 1) == ph or j % (pw + 1) == pw else merged[i % (ph + 1)][j % (pw + 1)]
              for j in range(W(g))] for i in range(H(g))]
