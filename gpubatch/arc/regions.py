@@ -3,7 +3,7 @@ every colour, 0 included), for the `region`, `extreme` and `holes` kinds. Each l
 every grid (`labels`, memoized on the batch) and sums per region with one `bincount`, on NumPy or CuPy."""
 from __future__ import annotations
 
-from .dsl.objects import labels, sizes_of
+from .dsl.objects import labels, per_region, sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 from .kernels import memo
 
@@ -14,16 +14,6 @@ def region(g: GridBatch):
     them (a concave corner, outside or at a hole); a rectangle is a square when its first row holds as many of
     its cells as it has rows. Memoized on the batch (`holes` reads it too)."""
     return memo(g, ("region",), lambda: _region_codes(g))
-
-
-def per_region(g: GridBatch, x):
-    """`[B, 900]`: each cell's region's sum of `x` (`[B, 30, 30]`; regions 4-connected, one colour, every
-    colour; cells outside the grid sum into a spare bin of their grid); one `bincount` for the batch."""
-    xp = g.xp
-    n = len(g)
-    lab = labels(g, 4, False, True).astype(xp.int64)
-    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
-    return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
 
 
 def _region_codes(g: GridBatch):

@@ -12,6 +12,7 @@ from ..grids import CELLS, MAX, GridBatch
 from ..kernels import background, memo
 from . import reference as ref
 from .colour import C
+from .geometry import bbox_params
 from .objects import object_slots
 from .registry import Param, family
 
@@ -24,12 +25,10 @@ def slot_spans(g: GridBatch, conn: int, multi: bool):
         n = len(g)
         lab, roots, count = object_slots(g, conn, multi)
         used = roots >= 0
-        mask = ((lab[:, None, :] == roots[:, :, None]) & used[:, :, None]).reshape(n, MAX, MAX, MAX)
-        out = []
-        for hit in (mask.any(axis=3), mask.any(axis=2)):  # [B, slot, row] and [B, slot, column]
-            out.append(xp.where(used, hit.argmax(axis=2), -1))
-            out.append(xp.where(used, MAX - 1 - hit[:, :, ::-1].argmax(axis=2), -1))
-        return (*out, count <= MAX)
+        mask = (lab[:, None, :] == roots[:, :, None]) & used[:, :, None]  # [B, slot, 900]
+        top, left, h, w = bbox_params(xp, mask.reshape(n * MAX, MAX, MAX), True).T.reshape(4, n, MAX)
+        box = (top, top + h - 1, left, left + w - 1)
+        return (*(xp.where(used, v, -1) for v in box), count <= MAX)
     return memo(g, ("spans", conn, multi), compute)
 
 

@@ -13,23 +13,17 @@ from ..grids import CELLS, MAX, PAD, GridBatch
 from ..kernels import background
 from . import reference as ref
 from .colour import COLOURS
+from .geometry import bbox_params
+from .other import _shifted
 from .registry import Param, family
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # down, up, right, left
 
 
-def _shift(xp, a, di: int, dj: int):
-    """a moved by (di, dj) inside the 30x30 array, False where nothing moves in."""
-    out = xp.zeros_like(a)
-    out[:, max(0, di):MAX + min(0, di), max(0, dj):MAX + min(0, dj)] = \
-        a[:, max(0, -di):MAX - max(0, di), max(0, -dj):MAX - max(0, dj)]
-    return out
-
-
-def _extent(xp, mask, axis: int):
-    """First and last index [B] that `mask` [B, 30, 30] reaches along rows (axis 2 reduced) or columns."""
-    hit = mask.any(axis=axis)
-    return hit.argmax(axis=1), MAX - 1 - hit[:, ::-1].argmax(axis=1)
+def _extents(xp, mask):
+    """First and last row, first and last column [B] that `mask` [B, 30, 30] reaches (`bbox_params`)."""
+    top, left, h, w = bbox_params(xp, mask, True).T.astype(xp.int64)
+    return (top, top + h - 1), (left, left + w - 1)
 
 
 @family("gravitate", "other", ref.gravitate, (Param("c", COLOURS[1:]),), padded=True, first=True)
@@ -42,18 +36,19 @@ def gravitate(g: GridBatch, c: int) -> GridBatch:
     d = g.data
     fixed = d == c
     piece = (d != c) & (d < PAD) & (d != background(g).reshape(n, 1, 1))
-    (fr0, fr1), (fc0, fc1) = _extent(xp, fixed, 2), _extent(xp, fixed, 1)
-    (mr0, mr1), (mc0, mc1) = _extent(xp, piece, 2), _extent(xp, piece, 1)
+    (fr0, fr1), (fc0, fc1) = _extents(xp, fixed)
+    (mr0, mr1), (mc0, mc1) = _extents(xp, piece)
     both = fixed.any(axis=(1, 2)) & piece.any(axis=(1, 2))
     cols, rows = (mc0 <= fc1) & (fc0 <= mc1), (mr0 <= fr1) & (fr0 <= mr1)
     want = [cols & (mr1 < fr0), cols & (mr0 > fr1), ~cols & rows & (mc1 < fc0), ~cols & rows & (mc0 > fc1)]
     near = fixed.copy()
     for di, dj in _STEPS:
-        near |= _shift(xp, fixed, di, dj)
+        near |= _shifted(xp, fixed, di, dj, False)
     dist = xp.full(n, MAX, xp.int64)
     step = xp.zeros((n, 2), xp.int64)
     for (di, dj), w in zip(_STEPS, want):
-        first = xp.stack([(_shift(xp, piece, k * di, k * dj) & near).any(axis=(1, 2)) for k in range(MAX)], axis=1)
+        first = xp.stack([(_shifted(xp, piece, k * di, k * dj, False) & near).any(axis=(1, 2))
+                          for k in range(MAX)], axis=1)
         k = xp.where(first.any(axis=1), first.argmax(axis=1), MAX)
         dist = xp.where(w, k, dist)
         step = xp.where(w[:, None], xp.asarray([di, dj]), step)

@@ -50,6 +50,16 @@ def sizes_of(g: GridBatch, conn: int, multi: bool, bg: bool):
     return g.memo[key]
 
 
+def per_region(g: GridBatch, x):
+    """`[B, 900]`: each cell's region's sum of `x` (`[B, 30, 30]` or `[B, 900]`; regions 4-connected, one colour,
+    every colour; cells outside the grid sum into a spare bin of their grid); one `bincount` for the batch."""
+    xp = g.xp
+    n = len(g)
+    lab = labels(g, 4, False, True).astype(xp.int64)
+    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
+    return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
+
+
 def pick(xp, lab, largest: bool, size=None):
     """Mask [B, 900] of the largest (or smallest) component; ties go to the one whose first cell is first."""
     size = sizes(xp, lab) if size is None else size
@@ -130,12 +140,10 @@ def flood(g: GridBatch, c: int) -> GridBatch:
         lo[axis], hi[axis] = slice(0, MAX - 1), slice(1, MAX)
         beside[tuple(lo)] |= hit[tuple(hi)]
         beside[tuple(hi)] |= hit[tuple(lo)]
-    bg = (lab >= 0) & (d == background(g).reshape(n, 1))
-    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
-    touched = xp.zeros(n * (CELLS + 1) + 1, xp.int32)  # a spare last bin takes every other cell's write
-    touched[xp.where(bg & beside.reshape(n, CELLS), glob, n * (CELLS + 1))] = 1
-    out = xp.where(bg & (touched[glob] > 0), c, d).astype(xp.uint8)
+    bg = (lab >= 0) & (d == background(g).reshape(n, 1))  # a background cell's region is all background
+    out = xp.where(bg & (per_region(g, bg & beside.reshape(n, CELLS)) > 0), c, d).astype(xp.uint8)
     return GridBatch(out.reshape(-1, MAX, MAX), g.h, g.w)
+
 
 def _enclosed(g: GridBatch):
     """Cells of background regions that do not touch the border, [B, 900] (independent of the fill colour)."""
