@@ -4,6 +4,10 @@ training tasks; evaluation is run to report.
 
 usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--depth 3] [--tasks N]
                                           [--overlays N] [--device cpu|cuda] [--out F.json]
+                                          [--records F.json]
+`--records` writes every task's records in `default`'s order (kind, program, length, votes, learned step,
+unseen cells, demos matched, whether the copy's, whether of the predicted sizes, and per test output a hash
+of the grid and whether it is right): rankings can then be studied on the CPU without searching again.
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
 test outputs all have the predicted sizes first, then by `_rank_key`, lookups before the fits of 3 steps or
 more (`batt.LONG_FIT`); then overlays, partial fits and guesses, each kind followed by the copy's); the
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+import zlib
 from datetime import date
 from pathlib import Path
 
@@ -109,15 +114,36 @@ RANKINGS = {
 }
 
 
-def measure(dataset: str, backend, cfg: SearchConfig, n: int) -> dict:
+KINDS = ("fit", "lookup", "overlay", "partial", "guess")
+
+
+def task_records(st, gs) -> list[dict]:
+    """`default`'s records of one task, with what a ranking may read and whether each test output is right."""
+    kinds = batt.merged_kinds(st)
+    kind_of = {id(r): k for k, recs in zip(KINDS, kinds) for r in recs}
+    want = [[list(r) for r in g] for g in st.task.test_outputs or ()]
+    out = []
+    for r in batt.attempt_order(kinds):
+        fit = batt._fit(r, gs)
+        out.append({"kind": kind_of[id(r)], "program": fit.program, "length": r.length, "votes": r.votes,
+                    "level": r.level, "rule": r.rule, "cmap": r.cmap is not None, "unseen": r.unseen,
+                    "matched": r.matched, "normalised": r.normalised, "sized": batt.sized(r, st.sizes),
+                    "outputs": [None if g is None else zlib.crc32(str(g).encode()) for g in r.outputs],
+                    "right": [g is not None and i < len(want) and g == want[i] for i, g in enumerate(r.outputs)]})
+    return out
+
+
+def measure(dataset: str, backend, cfg: SearchConfig, n: int, records: dict | None = None) -> dict:
     tasks = load_tasks(dataset)[0]
     tasks = tasks[:n] if n else tasks
     states = []
     real = batt._result
 
-    def keep(st, *args):  # the search's task states, for re-ranking after the run
+    def keep(st, gs, *args):  # the search's task states, for re-ranking after the run
         states.append(st)
-        return real(st, *args)
+        if records is not None:
+            records[st.task.id] = task_records(st, gs)
+        return real(st, gs, *args)
 
     batt._result = keep
     try:
@@ -162,6 +188,7 @@ def main() -> None:
                     help="levels fewer than --depth that the copies are searched to")
     ap.add_argument("--device", default="cuda", choices=("cpu", "cuda"))
     ap.add_argument("--out")
+    ap.add_argument("--records", help="write every task's records here (JSON, by dataset and task)")
     a = ap.parse_args()
     backend = cupy_backend(0) if a.device == "cuda" else numpy_backend()
     cfg = SearchConfig(depth=a.depth, max_states=a.max_states, deep_states=a.deep_states, overlays=a.overlays,
@@ -171,11 +198,16 @@ def main() -> None:
     doc = {"date": date.today().isoformat(), "device": a.device, "depth": a.depth, "deep_states": a.deep_states,
            "overlays": a.overlays,
            "colour_norm": a.colour_norm, "norm_shallower": a.norm_shallower,
-           "runs": [measure(d, backend, cfg, a.tasks) for d in a.datasets.split(",")]}
+           "runs": []}
+    records: dict = {}
+    for d in a.datasets.split(","):
+        doc["runs"].append(measure(d, backend, cfg, a.tasks, records.setdefault(d, {}) if a.records else None))
     for run in doc["runs"]:
         print(json.dumps(run))
     if a.out:
         Path(a.out).write_text(json.dumps(doc, indent=1) + "\n")
+    if a.records:
+        Path(a.records).write_text(json.dumps(records) + "\n")
 
 
 if __name__ == "__main__":

@@ -178,6 +178,17 @@ def test_palette():
     assert _both("palette(kind=col)", g) == [[3], [5], [1]]
     assert _both("palette(kind=bars)", g) == [[3, 5, 1], [3, 5, 0], [3, 0, 0]]
     assert _both("palette(kind=col)", [[0, 0]]) is None
+    assert _both("palette(kind=rest)", g) == [[5], [1]]  # the most common colour left out
+    assert _both("palette(kind=rest)", [[0, 4]]) is None
+
+
+def test_palette_stripes_orders_colours_along_the_axis_they_change_on():
+    cols = [[4, 4, 2, 2, 8], [4, 2, 2, 8, 8], [4, 4, 2, 8, 8]]  # ragged vertical stripes: a row, left to right
+    assert _both("palette(kind=stripes)", cols) == [[4, 2, 8]]
+    rows = [[2, 2, 2], [8, 2, 8], [8, 8, 8], [0, 5, 5]]  # horizontal ones: a column, top to bottom, 0 left out
+    assert _both("palette(kind=stripes)", rows) == [[2], [8], [5]]
+    assert _both("palette(kind=stripes)", [[7, 7]]) == [[7]]
+    assert _both("palette(kind=stripes)", [[0]]) is None
 
 
 def test_boxes_fill_each_colours_bounding_box():

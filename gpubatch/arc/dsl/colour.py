@@ -113,12 +113,16 @@ def cmap(g: GridBatch, m: str) -> GridBatch:
     return _table(g, lambda xp, x: sum(xp.where(x == a, b - a, 0) for a, b in table.items()) + x)
 
 
-@family("palette", "colour", ref.palette, (Param("kind", ("col", "bars")),), first=True)
+@family("palette", "colour", ref.palette, (Param("kind", ("col", "bars", "rest", "stripes")),), first=True)
 def palette(g: GridBatch, kind: str) -> GridBatch:
-    """The colours other than 0, most cells first (ties: smaller colour): one per row (col), or one column
-    each holding as many cells of it from the top as the grid has, 0 below (bars)."""
+    """The colours other than 0, most cells first (ties: smaller colour): one per row (col), the same without
+    the first (rest: the most common is often a frame or a grid's lines, `f8b3ba0a`), or one column each
+    holding as many cells of it from the top as the grid has, 0 below (bars); or in the order of their cells'
+    mean place along the axis where those places spread most, as a row or a column (stripes, `4be741c5`)."""
     xp = g.xp
     n = len(g)
+    if kind == "stripes":
+        return _stripes(g)
     counts = colour_counts(g)[:, 1:].astype(xp.int64)  # colours 1..9
     order = xp.argsort(-counts * 16 + xp.arange(1, 10), axis=1)  # distinct keys: any sort gives this order
     count = xp.take_along_axis(counts, order, axis=1)  # [B, 9], descending
@@ -126,7 +130,9 @@ def palette(g: GridBatch, kind: str) -> GridBatch:
     k = (count > 0).sum(axis=1).astype(xp.int32)
     r = xp.arange(MAX).reshape(1, MAX, 1)
     pad = xp.concatenate([colour, xp.zeros((n, MAX - 9), xp.uint8)], axis=1)  # [B, 30]
-    if kind == "col":
+    if kind in ("col", "rest"):
+        if kind == "rest":
+            pad, k = xp.concatenate([pad[:, 1:], pad[:, :1]], axis=1), xp.maximum(k - 1, 0)
         data = xp.broadcast_to(pad.reshape(n, MAX, 1), (n, MAX, MAX))
         h, w = k, xp.ones(n, xp.int32)
     else:
@@ -135,3 +141,39 @@ def palette(g: GridBatch, kind: str) -> GridBatch:
         h, w = count[:, 0].astype(xp.int32), k
     some = (k > 0) & (g.h > 0)
     return GridBatch(data.astype(xp.uint8), xp.where(some, h, 0).astype(xp.int32), w.astype(xp.int32))
+
+
+def _stripes(g: GridBatch) -> GridBatch:
+    """`palette(kind=stripes)`: each colour's mean row and mean column as exact integer keys (sum * 2**20 //
+    count); a row where the mean columns spread wider than the mean rows, else a column."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    idx = xp.arange(MAX, dtype=xp.int64)
+    cols = [[], [], []]  # per colour 1..9: cells, sum of rows, sum of columns
+    for c in range(1, 10):
+        m = d == c
+        per_row, per_col = m.sum(axis=2, dtype=xp.int64), m.sum(axis=1, dtype=xp.int64)
+        cols[0].append(per_row.sum(axis=1))
+        cols[1].append((per_row * idx).sum(axis=1))
+        cols[2].append((per_col * idx).sum(axis=1))
+    count, rsum, csum = (xp.stack(c, axis=1) for c in cols)  # [B, 9] each
+    present = count > 0
+    mean_r, mean_c = (xp.where(present, t * (1 << 20) // xp.maximum(count, 1), -1) for t in (rsum, csum))
+    big = 1 << 40
+
+    def spread(m):
+        return xp.where(present, m, -big).max(axis=1) - xp.where(present, m, big).min(axis=1)
+
+    row = spread(mean_c) > spread(mean_r)  # a row of colours where they change along the columns
+    key = xp.where(row[:, None], mean_c, mean_r)
+    order = xp.argsort(xp.where(present, key * 16 + xp.arange(1, 10), big), axis=1)
+    colour = xp.concatenate([(order + 1).astype(xp.uint8), xp.zeros((n, MAX - 9), xp.uint8)], axis=1)
+    k = present.sum(axis=1).astype(xp.int32)
+    data = xp.where(row[:, None, None], colour.reshape(n, 1, MAX), colour.reshape(n, MAX, 1))
+    data = xp.broadcast_to(data, (n, MAX, MAX))
+    some = (k > 0) & (g.h > 0)
+    one_ = xp.ones(n, xp.int32)
+    h, w = xp.where(row, one_, k), xp.where(row, k, one_)
+    return GridBatch(xp.ascontiguousarray(data).astype(xp.uint8), xp.where(some, h, 0).astype(xp.int32),
+                     xp.where(some, w, 0).astype(xp.int32))

@@ -157,11 +157,31 @@ def recolor_fg_majority(g):
 def palette(g, kind):
     counts = Counter(v for row in g for v in row if v != 0)
     colours = sorted(counts, key=lambda c: (-counts[c], c))
+    if kind == "rest":
+        colours = colours[1:]
     if not colours:
         return None
-    if kind == "col":
+    if kind == "stripes":
+        return _stripes(g, colours, counts)
+    if kind in ("col", "rest"):
         return [[c] for c in colours]
     return [[c if i < counts[c] else 0 for c in colours] for i in range(counts[colours[0]])]
+
+
+def _stripes(g, colours, counts):
+    """The colours by their cells' mean place (sum * 2**20 // count) along the axis where those means spread
+    most: a row if along the columns, else a column."""
+    mean = {}
+    for axis in (0, 1):
+        sums = Counter()
+        for i, row in enumerate(g):
+            for j, v in enumerate(row):
+                sums[v] += (i, j)[axis]
+        mean[axis] = {c: sums[c] * (1 << 20) // counts[c] for c in colours}
+    spread = {a: max(m.values()) - min(m.values()) for a, m in mean.items()}
+    axis = 1 if spread[1] > spread[0] else 0
+    order = sorted(colours, key=lambda c: (mean[axis][c], c))
+    return [order] if axis == 1 else [[c] for c in order]
 
 
 # -- objects --------------------------------------------------------------------------------------
