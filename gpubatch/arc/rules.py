@@ -33,7 +33,9 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
   reach the border (`b2862040`: the shapes of 1s that close a hole turn 8);
 - `nearest`: own colour and the nearest colour in a straight line (up, down, left or right) that is neither 0
   nor its own, 10 where none is and 11 where two colours are equally near (`2204b7a8`: each green pixel takes
-  the colour of the nearer of two border lines).
+  the colour of the nearer of two border lines);
+- `inbox`: own colour and the set of colours whose bounding box (all of that colour's cells in the grid)
+  holds the cell (`32597951`: the blue cells inside the box of the cyan ones turn green).
 
 Everything runs on whole batches with array operations (one sort of the batch's cells), on NumPy or CuPy.
 """
@@ -44,7 +46,7 @@ from .grids import CELLS, MAX, PAD, GridBatch
 from .regions import extreme, holes, region
 
 KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme", "holes", "nearest", "back")
+         "extreme", "holes", "nearest", "back", "inbox")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -144,6 +146,21 @@ def _nearest(xp, d):
     return colour
 
 
+def _in_boxes(xp, d):
+    """Bit c set where the cell lies in the bounding box of all the cells of colour c (0-9) in its grid."""
+    r = xp.arange(MAX).reshape(1, MAX)
+    out = xp.zeros(d.shape, xp.int64)
+    for c in range(PAD):
+        hit = d == c
+        spans = []
+        for line in (hit.any(axis=2), hit.any(axis=1)):  # rows, then columns, holding colour c
+            first = xp.where(line.any(axis=1), line.argmax(axis=1), MAX).reshape(-1, 1)
+            last = MAX - 1 - line[:, ::-1].argmax(axis=1).reshape(-1, 1)
+            spans.append((r >= first) & (r <= last))
+        out |= (spans[0][:, :, None] & spans[1][:, None, :]).astype(xp.int64) << c
+    return out
+
+
 def _size_rank(xp, size):
     """Per cell of an object: how many distinct object sizes of its grid are larger (0: a largest object);
     cells of no object get CELLS."""
@@ -199,6 +216,8 @@ def features(g: GridBatch, kind: str):
         return d | holes(g) << 4
     if kind == "nearest":
         return d | _nearest(xp, d) << 4
+    if kind == "inbox":
+        return d | _in_boxes(xp, d) << 4
     if kind == "rays":
         code = d
         for j, r in enumerate(_rays(xp, d)):

@@ -193,6 +193,31 @@ def test_nearest_recolours_pixels_by_the_nearer_border_line():
     assert pred.to_lists()[2] == test_out
 
 
+def test_inbox_sets_the_colours_whose_box_holds_the_cell():
+    g = GridBatch.from_lists([[[0, 3, 0, 0], [0, 0, 5, 0], [3, 0, 0, 0]], [[7]]])
+    box = (features(g, "inbox")[:, :3, :4] >> 4).tolist()
+    z, t, f = 1, 1 | 1 << 3, 1 | 1 << 5  # 0 is everywhere; 3's box is columns 0-1; 5's is its one cell
+    assert box[0] == [[t, t, z, z], [t, t, f, z], [t, t, z, z]]
+    assert box[1][0][0] == 1 << 7
+
+
+def test_inbox_recolours_the_cells_inside_another_colours_box():
+    """Blue cells inside the box of the cyan ones turn green, those outside stay (`32597951`, `inbox`)."""
+    def grid(r0, c0, size=6):
+        a = [[1 if (r + c) % 2 else 0 for c in range(size)] for r in range(size)]
+        for r, c in ((r0, c0), (r0 + 2, c0 + 2)):
+            a[r][c] = 8
+        b = [[3 if a[r][c] == 1 and r0 <= r <= r0 + 2 and c0 <= c <= c0 + 2 else a[r][c] for c in range(size)]
+             for r in range(size)]
+        return a, b
+    demos = [grid(0, 0), grid(1, 2), grid(3, 1)]
+    test_in, test_out = grid(2, 3)
+    C, tg, demo = _task_batch(demos, [test_in])
+    ok, unseen, pred = rule_fits(C, np.array([0]), tg, demo, "inbox")
+    assert (ok.tolist(), unseen.tolist()) == ([True], [0])
+    assert pred.to_lists()[3] == test_out
+
+
 def test_holes_marks_the_regions_beside_a_closed_region():
     """A ring of 1s and its 9 hole close each other (neither reaches the border), and the outer 9s border the
     ring: all marked. An open hook of 1s and the 9 in its mouth reach the border and border nothing closed
