@@ -191,6 +191,23 @@ def test_palette_stripes_orders_colours_along_the_axis_they_change_on():
     assert _both("palette(kind=stripes)", [[0]]) is None
 
 
+def test_paint_like_gives_the_templates_colours_to_objects_of_its_shape():
+    g = [[0, 0, 0, 0, 0, 0],
+         [0, 2, 3, 0, 5, 5],
+         [0, 4, 0, 0, 5, 0],
+         [0, 0, 0, 0, 0, 0],
+         [5, 5, 0, 0, 5, 5],
+         [5, 0, 0, 0, 0, 5]]  # the bottom-right 5s are the shape mirrored: left alone
+    want = [[0, 0, 0, 0, 0, 0], [0, 2, 3, 0, 2, 3], [0, 4, 0, 0, 4, 0], [0, 0, 0, 0, 0, 0],
+            [2, 3, 0, 0, 5, 5], [4, 0, 0, 0, 0, 5]]
+    assert _both("paint_like(keep=true)", g) == want
+    cleared = [row[:] for row in want]
+    cleared[1][1:3], cleared[2][1] = [0, 0], 0
+    assert _both("paint_like(keep=false)", g) == cleared
+    assert _both("paint_like(keep=true)", [[2, 3, 0, 4, 4]]) is None  # no object of the template's shape
+    assert _both("paint_like(keep=true)", [[2, 3, 0, 5, 5, 0, 4, 1]]) is None  # two templates
+
+
 def test_boxes_fill_each_colours_bounding_box():
     g = [[0, 0, 0, 0, 0], [0, 3, 0, 0, 0], [0, 0, 0, 3, 0], [5, 0, 0, 0, 0], [0, 0, 5, 0, 2]]
     want = [[0, 0, 0, 0, 0], [0, 3, 3, 3, 0], [0, 3, 3, 3, 0], [5, 5, 5, 0, 0], [5, 5, 5, 0, 2]]

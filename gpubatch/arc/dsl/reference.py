@@ -303,6 +303,31 @@ def crop_most(g, c):
     return _crop_to(g, comps[score.index(max(score))]) if max(score) > 0 else None
 
 
+def paint_like(g, keep):
+    comps = components(g, conn=4, multi=True)
+    templates = [cp for cp in comps if len({g[a][b] for a, b in cp}) > 1]
+    if len(templates) != 1:
+        return None
+    (t,) = templates
+
+    def placed(cp):
+        a0, b0 = min(cp)
+        return {(a - a0, b - b0) for a, b in cp}
+    shape, (ta, tb) = placed(t), min(t)
+    out = [list(r) for r in g]
+    hit = False
+    for cp in comps:
+        if cp is not t and len({g[a][b] for a, b in cp}) == 1 and placed(cp) == shape:
+            a0, b0 = min(cp)
+            for a, b in cp:
+                out[a][b] = g[ta + a - a0][tb + b - b0]
+            hit = True
+    if not keep:
+        for a, b in t:
+            out[a][b] = background(g)
+    return out if hit else None
+
+
 # -- other ----------------------------------------------------------------------------------------
 def gravity(g, dir):
     turn = {"down": (identity, identity), "up": (rot180, rot180), "left": (rot270, rot90),
