@@ -173,6 +173,13 @@ def test_upscale_colours():
     assert _both("upscale_colours", [[0, 0]]) is None
 
 
+def test_keep_least_keeps_the_rarest_colour_but_the_background():
+    g = [[0, 4, 0, 4], [2, 0, 0, 3], [0, 3, 0, 0]]
+    assert _both("keep_least", g) == [[0, 0, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0]]
+    assert _both("keep_least", [[0, 5, 0, 6], [0, 0, 0, 0]]) == [[0, 5, 0, 0], [0, 0, 0, 0]]  # a tie: smaller
+    assert _both("keep_least", [[1, 1]]) is None
+
+
 def test_palette():
     g = [[3, 0, 5], [3, 5, 0], [3, 1, 0]]
     assert _both("palette(kind=col)", g) == [[3], [5], [1]]

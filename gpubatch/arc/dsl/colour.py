@@ -94,6 +94,21 @@ def recolor_fg_majority(g: GridBatch) -> GridBatch:
     return _table(g, lambda xp, x: xp.where((x == bg) | ~has_fg, x, top))
 
 
+@family("keep_least", "colour", ref.keep_least, padded=True)
+def keep_least(g: GridBatch) -> GridBatch:
+    """Keep only the least frequent colour other than the background (ties: smallest colour); every other
+    cell becomes the background colour (`31aa019c`: the one pixel whose colour is unique). Invalid where only
+    the background is present."""
+    xp = g.xp
+    bg = _bg(g)
+    counts = colour_counts(g)
+    counts = xp.where((xp.arange(NCOL).reshape(1, NCOL) == bg) | (counts == 0), 1 << 30, counts)
+    least = counts.argmin(axis=1).reshape(-1, 1)
+    out = _table(g, lambda xp, x: xp.where(x == least, x, bg))
+    some = counts.min(axis=1) < (1 << 30)
+    return GridBatch(out.data, xp.where(some, out.h, 0).astype(xp.int32), xp.where(some, out.w, 0).astype(xp.int32))
+
+
 def _colour_map(text) -> dict[int, int] | None:
     """`3>4 1>5` -> {3: 4, 1: 5}; None if malformed."""
     m = {}

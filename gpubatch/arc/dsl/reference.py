@@ -154,6 +154,15 @@ def recolor_fg_majority(g):
     return _map(g, lambda v: v if v == bg else c)
 
 
+def keep_least(g):
+    bg = background(g)
+    counts = Counter(v for row in g for v in row if v != bg)
+    if not counts:
+        return None
+    c = min(counts, key=lambda k: (counts[k], k))
+    return _map(g, lambda v: v if v == c else bg)
+
+
 def palette(g, kind):
     counts = Counter(v for row in g for v in row if v != 0)
     colours = sorted(counts, key=lambda c: (-counts[c], c))
