@@ -362,10 +362,11 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
 
 
 def _promise(xp, K: int, score, wrong):
-    """How promising each new state is, lower first: demo pairs whose output lacks the target's shape, then
-    (where every demo output has it and the test outputs the predicted sizes) wrong demo cells, else last."""
+    """How promising each new state is, lower first: the shape score's shortfall (demo pairs whose output lacks
+    the target's shape, and more where it is not even near it), then (where every demo output has it and the
+    test outputs the predicted sizes) wrong demo cells, else last."""
     cells = xp.where(wrong >= 0, xp.minimum(wrong, _UNSCORED - 1), _UNSCORED).ravel().astype(xp.int64)
-    return (K - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
+    return (2 * K - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
 
 
 def _salt(task_id: str, copy: bool = False) -> int:

@@ -3,7 +3,8 @@
 For each state (the K grids one program produces for one task): whether all K grids are valid; whether its
 demo outputs equal the task's targets exactly (cell by cell); whether they equal them only up to a one-to-one
 colour map (see `colourmap`); its 64-bit key (the grid hashes mixed by position and salted by task, for
-deduplication); its shape score (on how many demo pairs the output has the target's shape); and, for a valid
+deduplication); its shape score (two for each demo pair whose output has the target's shape, one where it is
+near it: a side equal, or both sides multiples or divisors of the target's); and, for a valid
 state that is no fit, on how many demo pairs its output equals the target when its test outputs have the
 predicted sizes (a partial fit, ranked after every fit: `partials`). For the overlays (`overlays`): for a
 state that is no exact fit but has the targets' shapes and the predicted test sizes, its wrong demo cells,
@@ -81,6 +82,16 @@ def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: b
     return Scores(*out)
 
 
+def _near(xp, ch, cw, th, tw, demo):
+    """Demo grids whose shape is the target's or near it, one step from it: one side equal, or both sides
+    multiples of the target's, or both divisors of them (a half, a third, a scaled copy)."""
+    ok = (ch > 0) & (th > 0) & demo
+    ch1, cw1, th1, tw1 = (xp.maximum(a, 1) for a in (ch, cw, th, tw))
+    mult = ((ch1 % th1) == 0) & ((cw1 % tw1) == 0)
+    div = ((th1 % ch1) == 0) & ((tw1 % cw1) == 0)
+    return ok & ((ch == th) | (cw == tw) | mult | div)
+
+
 def score_states_xp(C: GridBatch, task, tg: Targets, open_) -> Scores:
     """Array-module reference: the same results from whole-batch array operations."""
     xp = C.xp
@@ -90,8 +101,9 @@ def score_states_xp(C: GridBatch, task, tg: Targets, open_) -> Scores:
     trows = (xp.asarray(task).reshape(n, 1) * K + xp.arange(K)).reshape(-1)
     ch, cw = C.h.reshape(n, K), C.w.reshape(n, K)
     valid = (ch > 0).all(axis=1)
-    shaped = (ch > 0) & (ch == tg.grids.h[trows].reshape(n, K)) & (cw == tg.grids.w[trows].reshape(n, K)) & demo
-    score = shaped.sum(axis=1, dtype=xp.int32)
+    th, tw = tg.grids.h[trows].reshape(n, K), tg.grids.w[trows].reshape(n, K)
+    shaped = (ch > 0) & (ch == th) & (cw == tw) & demo
+    score = shaped.sum(axis=1, dtype=xp.int32) + _near(xp, ch, cw, th, tw, demo).sum(axis=1, dtype=xp.int32)
     shape_ok = (shaped | ~demo).all(axis=1)
     rows = xp.flatnonzero(shaped.ravel())  # only grids of the target's shape need their cells compared
     cells = C.data.reshape(-1, CELLS)[rows]
@@ -160,8 +172,12 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
     valid = valid && gh > 0;
     if (has_inputs) edit_ok = edit_ok && gh == ih[r] && w[g] == iw[r];
     if (demo[r]) {
-      bool same = gh > 0 && gh == th[r] && w[g] == tw[r];
-      score += same ? 1 : 0;
+      int eh = th[r], ew = tw[r], gw = w[g];
+      bool same = gh > 0 && gh == eh && gw == ew;
+      int gh1 = max(gh, 1), gw1 = max(gw, 1), eh1 = max(eh, 1), ew1 = max(ew, 1);
+      bool near = gh > 0 && eh > 0 && (gh == eh || gw == ew || (gh1 % eh1 == 0 && gw1 % ew1 == 0)
+                                       || (eh1 % gh1 == 0 && ew1 % gw1 == 0));
+      score += (same ? 1 : 0) + (near ? 1 : 0);
       demos += 1;
       shape_ok = shape_ok && same;
     } else if (ph[r] >= 0) {

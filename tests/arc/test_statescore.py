@@ -25,6 +25,16 @@ def _one_task():
     return _targets(tgt, np.array([[True, False]]))
 
 
+def test_shape_score_gives_one_for_a_shape_near_the_targets():
+    """Two for the target's shape, one for a side equal or both sides multiples or divisors, else none: the
+    search keeps states one step from the right shape (`crop_bbox | tophalf`, then `lefthalf`) before others."""
+    tg = _one_task()  # target [[1, 2]]: 1 x 2
+    states = GridBatch.from_lists([[[1, 2, 1, 2]], [[0]], [[1, 2], [1, 2]], [[0]], [[3, 3, 3]], [[0]],
+                                   [[1, 2, 3]] * 2, [[0]], [[4]], [[0]], [[1], [2], [3]], [[0]]])
+    score = score_states(states, np.zeros(6, np.int64), tg, np.ones(1, bool))[3]
+    assert score.tolist() == [1, 1, 1, 0, 1, 0]  # 1x4, 2x2, 1x3, 2x3, 1x1 (a divisor), 3x1
+
+
 def test_hand_checked_states():
     tg = _one_task()
     states = GridBatch.from_lists([[[1, 2]], [[5, 5, 5]],      # fits: the demo output is right
@@ -37,7 +47,7 @@ def test_hand_checked_states():
     assert exact.tolist() == [True, False, False, False, False]
     assert not partial.any()  # one demo: a state matches it all or not at all
     assert valid.tolist() == [True, True, True, False, True]
-    assert score.tolist() == [1, 1, 0, 1, 1]
+    assert score.tolist() == [2, 2, 0, 2, 2]  # two for the target's shape; [1], [2] against [1, 2] is not near
     assert mapped.tolist() == [False, True, False, False, False]  # an exact fit is not also "mapped"
     assert len(set(key.tolist())) == 5
     # the key depends on every grid, test grids included
