@@ -213,8 +213,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
                     return False
                 if pi in skip:
                     continue
-                score_states(prim(G), task_d, self.targets, self.map_open, out=tuple(a[pi] for a in sc),
-                             order=not final)
+                score_states(prim(G), task_d, self.targets, self.map_open, out=tuple(a[pi] for a in sc))
             marks.mark(P)
             self.evaluations += runs * m * K
             hit, ex, hk = hit_table(xp, exact.ravel(), mapped.ravel(), keys.ravel())
@@ -363,13 +362,11 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
 
 
 def _promise(xp, K: int, score, wrong):
-    """How promising each new state is, lower first: the shortfall of its score (`statescore`: demo pairs whose
-    output lacks the target's shape, and more where it is not even near it; then demo outputs without the
-    target's colours), then (where every demo output has the shape and the test outputs the predicted sizes)
-    wrong demo cells, else last."""
+    """How promising each new state is, lower first: the shape score's shortfall (demo pairs whose output lacks
+    the target's shape, and more where it is not even near it), then (where every demo output has it and the
+    test outputs the predicted sizes) wrong demo cells, else last."""
     cells = xp.where(wrong >= 0, xp.minimum(wrong, _UNSCORED - 1), _UNSCORED).ravel().astype(xp.int64)
-    best = 2 * K * (K + 1) + K
-    return (best - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
+    return (2 * K - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
 
 
 def _salt(task_id: str, copy: bool = False) -> int:

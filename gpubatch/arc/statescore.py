@@ -3,9 +3,8 @@
 For each state (the K grids one program produces for one task): whether all K grids are valid; whether its
 demo outputs equal the task's targets exactly (cell by cell); whether they equal them only up to a one-to-one
 colour map (see `colourmap`); its 64-bit key (the grid hashes mixed by position and salted by task, for
-deduplication); its score (two for each demo pair whose output has the target's shape, one where it is near
-it: a side equal, or both sides multiples or divisors of the target's; that times K + 1, plus the demo outputs
-that hold exactly the target's colours), which orders the states a task's budget keeps; and, for a valid
+deduplication); its shape score (two for each demo pair whose output has the target's shape, one where it is
+near it: a side equal, or both sides multiples or divisors of the target's); and, for a valid
 state that is no fit, on how many demo pairs its output equals the target when its test outputs have the
 predicted sizes (a partial fit, ranked after every fit: `partials`). For the overlays (`overlays`): for a
 state that is no exact fit but has the targets' shapes and the predicted test sizes, its wrong demo cells,
@@ -19,14 +18,12 @@ version is the reference and gives identical results (the grid hash is `GridBatc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .colourmap import map_fits
-from .grids import CELLS, PAD, GridBatch, row_counts, word_mult_device
-from .kernels import colour_counts
+from .grids import CELLS, GridBatch, row_counts, word_mult_device
 
 
 @dataclass(frozen=True)
@@ -40,11 +37,6 @@ class Targets:
     size_h: Any = None  # int32 [T * K]: a test row's predicted output height (-1: none; demo rows -1)
     size_w: Any = None  # int32 [T * K]: the same for widths
     inputs: GridBatch | None = None  # [T * K] the tasks' input grids, demos then tests (edit layers need them)
-
-    @cached_property
-    def colours(self):
-        """uint32 [T * K]: bit c set where the target grid holds colour c (0 on test rows)."""
-        return colour_sets(self.grids)
 
     def sizes(self):
         """(size_h, size_w), arrays of -1 (no prediction) where the targets hold none."""
@@ -69,8 +61,7 @@ class Scores(NamedTuple):
     demo_key: Any
 
 
-def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: bool = True,
-                 order: bool = True) -> Scores:
+def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: bool = True) -> Scores:
     """Scores per state of `C` ([n * K] grids, state-major); `task[n]` indexes the targets; `open_[T]` says
     which tasks still take fits up to a colour map (`mapped` is False for the others, for exact fits and for
     states with an invalid grid, as `exact` is). `partial` is the number of demo outputs equal to their
@@ -79,35 +70,16 @@ def score_states(C: GridBatch, task, tg: Targets, open_, out=None, use_kernel: b
     an overlay candidate: `wrong` is its demo cells unequal to the targets' (-1 for the others); `cover_nz`
     its cells not 0 if all of them are right, `cover_edit` its cells unequal to the input's if all of them are
     right and every grid has its input's shape (else 0); `demo_key` is the key of the demo grids alone. `out`,
-    if given, is ten arrays of length n to write the results into. `order=False` (a search's last level, whose
-    states are not kept) lets the array-module path leave the colour part of `score` at 0: it costs a pass
-    over every grid on NumPy, while the kernel counts it in the pass it makes anyway."""
+    if given, is ten arrays of length n to write the results into."""
     xp = C.xp
     if xp is not np and use_kernel:
         return _score_cuda(C, task, tg, open_, out)
-    res = score_states_xp(C, task, tg, open_, order)
+    res = score_states_xp(C, task, tg, open_)
     if out is None:
         return res
     for dst, src in zip(out, res):
         dst[...] = src
     return Scores(*out)
-
-
-def colour_sets(g: GridBatch):
-    """uint32 [B]: bit c set where grid b holds colour c (none for an invalid grid)."""
-    xp = g.xp
-    if xp is np:  # a table lookup and one OR over each grid: 7x faster than counting the colours
-        lut = np.zeros(256, np.uint32)
-        lut[:PAD] = 1 << np.arange(PAD, dtype=np.uint32)
-        return np.bitwise_or.reduce(lut[g.data.reshape(len(g), CELLS)], axis=1)
-    bits = xp.left_shift(xp.uint32(1), xp.arange(PAD, dtype=xp.uint32))
-    return ((colour_counts(g) > 0) * bits).sum(axis=1, dtype=xp.uint32)
-
-
-def shape_colour_score(xp, shape, colour, K: int):
-    """The shape score first, then the demo pairs whose output holds the target's colours, as one number
-    (`search._promise` orders states by it)."""
-    return (shape * (K + 1) + colour).astype(xp.int32)
 
 
 def _near(xp, ch, cw, th, tw, demo):
@@ -120,7 +92,7 @@ def _near(xp, ch, cw, th, tw, demo):
     return ok & ((ch == th) | (cw == tw) | mult | div)
 
 
-def score_states_xp(C: GridBatch, task, tg: Targets, open_, order: bool = True) -> Scores:
+def score_states_xp(C: GridBatch, task, tg: Targets, open_) -> Scores:
     """Array-module reference: the same results from whole-batch array operations."""
     xp = C.xp
     K = tg.demo.shape[1]
@@ -131,11 +103,7 @@ def score_states_xp(C: GridBatch, task, tg: Targets, open_, order: bool = True) 
     valid = (ch > 0).all(axis=1)
     th, tw = tg.grids.h[trows].reshape(n, K), tg.grids.w[trows].reshape(n, K)
     shaped = (ch > 0) & (ch == th) & (cw == tw) & demo
-    shape = shaped.sum(axis=1, dtype=xp.int32) + _near(xp, ch, cw, th, tw, demo).sum(axis=1, dtype=xp.int32)
-    hue = 0
-    if order:
-        hue = ((colour_sets(C).reshape(n, K) == tg.colours[trows].reshape(n, K)) & (ch > 0) & demo).sum(axis=1)
-    score = shape_colour_score(xp, shape, hue, K)
+    score = shaped.sum(axis=1, dtype=xp.int32) + _near(xp, ch, cw, th, tw, demo).sum(axis=1, dtype=xp.int32)
     shape_ok = (shaped | ~demo).all(axis=1)
     rows = xp.flatnonzero(shaped.ravel())  # only grids of the target's shape need their cells compared
     cells = C.data.reshape(-1, CELLS)[rows]
@@ -186,7 +154,7 @@ _SRC = r"""
 extern "C" __global__ void score_states(const unsigned char* __restrict__ data, const int* __restrict__ h,
     const int* __restrict__ w, const unsigned long long* __restrict__ wmult, const long long* __restrict__ task,
     const unsigned char* __restrict__ tdata, const int* __restrict__ th, const int* __restrict__ tw,
-    const unsigned int* __restrict__ tcol, const bool* __restrict__ demo, const unsigned long long* __restrict__ kmult,
+    const bool* __restrict__ demo, const unsigned long long* __restrict__ kmult,
     const unsigned long long* __restrict__ salt, const bool* __restrict__ open, const int* __restrict__ ph,
     const int* __restrict__ pw, const unsigned char* __restrict__ idata, const int* __restrict__ ih,
     const int* __restrict__ iw, bool has_inputs, int K, bool* exact_out, bool* valid_out,
@@ -209,7 +177,7 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
       int gh1 = max(gh, 1), gw1 = max(gw, 1), eh1 = max(eh, 1), ew1 = max(ew, 1);
       bool near = gh > 0 && eh > 0 && (gh == eh || gw == ew || (gh1 % eh1 == 0 && gw1 % ew1 == 0)
                                        || (eh1 % gh1 == 0 && ew1 % gw1 == 0));
-      score += (same ? 1 : 0) + (near ? 1 : 0);  // the shape score; times K + 1 below, plus `hue`
+      score += (same ? 1 : 0) + (near ? 1 : 0);
       demos += 1;
       shape_ok = shape_ok && same;
     } else if (ph[r] >= 0) {
@@ -222,7 +190,6 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
   unsigned int m[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   unsigned long long key = 0, dkey = 0;
   int wrong = 0, nz_act = 0, nz_bad = 0, ed_act = 0, ed_bad = 0;  // bits: 8 a cell
-  int hue = 0;  // demo grids holding their target's colours
   for (int k = 0; k < K; ++k) {
     long long g = s * K + k, r = t * K + k;
     const unsigned int* d = reinterpret_cast<const unsigned int*>(data + g * 900);
@@ -231,15 +198,9 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
     const bool cmp = demo[r] && h[g] > 0 && h[g] == th[r] && w[g] == tw[r];  // the same for every lane
     bool eq = true;
     unsigned long long acc = 0;
-    unsigned int cs = 0;  // the colours of this grid (PAD left out)
     for (int c = lane; c < 225; c += 32) {
       unsigned int x = d[c];
       acc += (unsigned long long)x * wmult[c];
-      #pragma unroll
-      for (int q = 0; q < 32; q += 8) {
-        unsigned int v = (x >> q) & 255u;
-        cs |= v < 10u ? 1u << v : 0u;
-      }
       if (cmp) {
         unsigned int y = b[c];
         eq = eq && x == y;
@@ -265,8 +226,6 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
       }
     }
     if (__all_sync(0xffffffffu, eq) && cmp) matched += 1;
-    for (int off = 16; off > 0; off >>= 1) cs |= __shfl_xor_sync(0xffffffffu, cs, off);
-    if (demo[r] && h[g] > 0 && cs == tcol[r]) hue += 1;
     for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
     if (lane == 0) {
       int gh = h[g];
@@ -308,7 +267,7 @@ extern "C" __global__ void score_states(const unsigned char* __restrict__ data, 
     exact_out[s] = exact;
     valid_out[s] = valid;
     key_out[s] = key ^ salt[t];
-    score_out[s] = score * (K + 1) + hue;
+    score_out[s] = score;
     mapped_out[s] = mapped;
     partial_out[s] = valid && size_ok && !exact && !mapped ? matched : 0;
     wrong_out[s] = cand ? wrong >> 3 : -1;
@@ -338,7 +297,7 @@ def _score_cuda(C: GridBatch, task, tg: Targets, open_, out):
             c(C.data), c(C.h, dtype=cupy.int32), c(C.w, dtype=cupy.int32), word_mult_device(),
             c(task, dtype=cupy.int64),
             c(tg.grids.data), c(tg.grids.h, dtype=cupy.int32), c(tg.grids.w, dtype=cupy.int32),
-            c(tg.colours, dtype=cupy.uint32), c(tg.demo, dtype=bool), c(tg.mult, dtype=cupy.uint64), c(tg.salt, dtype=cupy.uint64),
+            c(tg.demo, dtype=bool), c(tg.mult, dtype=cupy.uint64), c(tg.salt, dtype=cupy.uint64),
             c(open_, dtype=bool), *(c(a, dtype=cupy.int32) for a in tg.sizes()),
             c(src.data), c(src.h, dtype=cupy.int32), c(src.w, dtype=cupy.int32), np.bool_(tg.inputs is not None),
             np.int32(K), *out, np.int64(n)))

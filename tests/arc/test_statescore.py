@@ -25,16 +25,14 @@ def _one_task():
     return _targets(tgt, np.array([[True, False]]))
 
 
-def test_score_gives_one_for_a_shape_near_the_targets_then_counts_its_colours():
+def test_shape_score_gives_one_for_a_shape_near_the_targets():
     """Two for the target's shape, one for a side equal or both sides multiples or divisors, else none: the
-    search keeps states one step from the right shape (`crop_bbox | tophalf`, then `lefthalf`) before others,
-    and among those first the ones whose demo outputs hold the target's colours."""
-    tg = _one_task()  # target [[1, 2]]: 1 x 2, colours 1 and 2; K = 2
+    search keeps states one step from the right shape (`crop_bbox | tophalf`, then `lefthalf`) before others."""
+    tg = _one_task()  # target [[1, 2]]: 1 x 2
     states = GridBatch.from_lists([[[1, 2, 1, 2]], [[0]], [[1, 2], [1, 2]], [[0]], [[3, 3, 3]], [[0]],
-                                   [[1, 2, 3]] * 2, [[0]], [[4]], [[0]], [[1], [2], [3]], [[0]], [[2, 2]], [[0]]])
-    score = score_states(states, np.zeros(7, np.int64), tg, np.ones(1, bool))[3].tolist()
-    assert [s // 3 for s in score] == [1, 1, 1, 0, 1, 0, 2]  # 1x4, 2x2, 1x3, 2x3, 1x1 (a divisor), 3x1, 1x2
-    assert [s % 3 for s in score] == [1, 1, 0, 0, 0, 0, 0]  # colours 1 and 2 exactly (not 1, 2 and 3)
+                                   [[1, 2, 3]] * 2, [[0]], [[4]], [[0]], [[1], [2], [3]], [[0]]])
+    score = score_states(states, np.zeros(6, np.int64), tg, np.ones(1, bool))[3]
+    assert score.tolist() == [1, 1, 1, 0, 1, 0]  # 1x4, 2x2, 1x3, 2x3, 1x1 (a divisor), 3x1
 
 
 def test_hand_checked_states():
@@ -49,9 +47,7 @@ def test_hand_checked_states():
     assert exact.tolist() == [True, False, False, False, False]
     assert not partial.any()  # one demo: a state matches it all or not at all
     assert valid.tolist() == [True, True, True, False, True]
-    # the shape score (two for the target's shape; [1], [2] against [1, 2] is not near) times K + 1, plus one
-    # for each demo output that holds the target's colours
-    assert score.tolist() == [2 * 3 + 1, 2 * 3 + 1, 1, 2 * 3 + 1, 2 * 3]
+    assert score.tolist() == [2, 2, 0, 2, 2]  # two for the target's shape; [1], [2] against [1, 2] is not near
     assert mapped.tolist() == [False, True, False, False, False]  # an exact fit is not also "mapped"
     assert len(set(key.tolist())) == 5
     # the key depends on every grid, test grids included
