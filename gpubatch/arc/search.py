@@ -8,8 +8,9 @@ grids (salted by task), the shortest program first. Frontier grids are not kept 
 a level is recomputed from its parent level in chunks when it is expanded. Every task stops at its state
 budget (`max_states` for levels 1-3, `deep_states` for each level past them); the run stops at its time
 budget. When a task's budget cannot take all of a level's new states, it keeps those whose demo outputs
-already have the target's shape on the most demo pairs (the shape score), then, among states with every
-shape and the predicted test sizes, those with the fewest wrong demo cells, then in canonical order
+come nearest the targets' shapes (the shape score: two a demo pair for the target's shape, one for a shape
+one step from it), then, among states with every shape and the predicted test sizes, those with the fewest
+wrong demo cells, then in canonical order
 (primitive, then parent state), which does not depend on chunk sizes or on the tasks sharing the batch.
 Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a local rule, are recorded
 by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted sizes) by
