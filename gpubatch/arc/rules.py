@@ -41,6 +41,7 @@ Everything runs on whole batches with array operations (one sort of the batch's 
 """
 from __future__ import annotations
 
+from .dsl.geometry import bbox_params
 from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 from .regions import extreme, holes, region
@@ -151,13 +152,9 @@ def _in_boxes(xp, d):
     r = xp.arange(MAX).reshape(1, MAX)
     out = xp.zeros(d.shape, xp.int64)
     for c in range(PAD):
-        hit = d == c
-        spans = []
-        for line in (hit.any(axis=2), hit.any(axis=1)):  # rows, then columns, holding colour c
-            first = xp.where(line.any(axis=1), line.argmax(axis=1), MAX).reshape(-1, 1)
-            last = MAX - 1 - line[:, ::-1].argmax(axis=1).reshape(-1, 1)
-            spans.append((r >= first) & (r <= last))
-        out |= (spans[0][:, :, None] & spans[1][:, None, :]).astype(xp.int64) << c
+        top, left, h, w = (v.reshape(-1, 1) for v in bbox_params(xp, d == c, True).T)  # h = w = 0: none
+        rows, cols = (r >= top) & (r < top + h), (r >= left) & (r < left + w)
+        out |= (rows[:, :, None] & cols[:, None, :]).astype(xp.int64) << c
     return out
 
 
