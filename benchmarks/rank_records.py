@@ -1,0 +1,87 @@
+"""Study run-batt's ranking offline from the records `rank_variants.py --records` writes: per dataset, the
+test outputs right in the two attempts, those right anywhere among a task's records (what a better ranking
+could reach at most), the rank of the first right distinct output, and the kind of record that holds it.
+`--by-support` also scores the fits re-ranked by how many fits predict the same test outputs (a tie-break
+within one program length), the variant measured and not adopted in docs/benchmarks.md.
+
+usage: python benchmarks/rank_records.py RECORDS.json[.gz] [--by-support] [--list]
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from collections import Counter
+
+
+def attempts_right(recs: list[dict]) -> int:
+    """Test outputs whose two attempts (distinct outputs in record order) hold the right one."""
+    if not recs:
+        return 0
+    right = 0
+    for i in range(len(recs[0]["outputs"])):
+        tries, ok = [], False
+        for r in recs:
+            h = r["outputs"][i]
+            if h is not None and h not in tries:
+                tries.append(h)
+                ok = ok or r["right"][i]
+            if len(tries) == 2:
+                break
+        right += ok
+    return right
+
+
+def first_right(recs: list[dict], i: int) -> tuple[int, str] | None:
+    """(rank among distinct outputs, record kind) of the first right output for test output i, or None."""
+    seen: list = []
+    for r in recs:
+        h = r["outputs"][i]
+        if h is None or h in seen:
+            continue
+        seen.append(h)
+        if r["right"][i]:
+            return len(seen), r["kind"]
+    return None
+
+
+def by_support(recs: list[dict]) -> list[dict]:
+    """The fits of one length ordered by how many fits predict the same test outputs; other records stay."""
+    support = Counter(tuple(r["outputs"]) for r in recs if r["kind"] == "fit")
+    pos = {id(r): k for k, r in enumerate(recs)}
+    fits = iter(sorted((r for r in recs if r["kind"] == "fit"),
+                       key=lambda r: (r["length"], -support[tuple(r["outputs"])], pos[id(r)])))
+    return [next(fits) if r["kind"] == "fit" else r for r in recs]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("records")
+    ap.add_argument("--by-support", action="store_true")
+    ap.add_argument("--list", action="store_true", help="list the outputs right only below the two attempts")
+    a = ap.parse_args()
+    opener = gzip.open if a.records.endswith(".gz") else open
+    with opener(a.records, "rt") as f:
+        data = json.load(f)
+    for dataset, tasks in data.items():
+        right = sum(attempts_right(recs) for recs in tasks.values())
+        ranks, kinds, below = Counter(), Counter(), []
+        for tid, recs in tasks.items():
+            for i in range(len(recs[0]["outputs"]) if recs else 0):
+                hit = first_right(recs, i)
+                if hit:
+                    ranks[min(hit[0], 10)] += 1
+                    kinds[hit[1]] += 1
+                    if hit[0] > 2:
+                        below.append(f"{tid}[{i}] at {hit[0]}")
+        line = {"dataset": dataset, "right": right, "anywhere": sum(ranks.values()),
+                "rank (10: 10 or more)": dict(sorted(ranks.items())), "kind": dict(kinds)}
+        if a.by_support:
+            line["by_support"] = sum(attempts_right(by_support(recs)) for recs in tasks.values())
+        print(json.dumps(line))
+        if a.list and below:
+            print("  below the attempts: " + ", ".join(below))
+
+
+if __name__ == "__main__":
+    main()
