@@ -1,0 +1,64 @@
+"""What every per-grid reference shares: grid size, the background colour, a cell map, a crop to cells,
+and connected components (memoized per grid)."""
+from __future__ import annotations
+
+from collections import Counter, deque
+from functools import lru_cache
+
+Grid = list[list[int]]
+
+
+def H(g: Grid) -> int:
+    return len(g)
+
+
+def W(g: Grid) -> int:
+    return len(g[0])
+
+
+def background(g: Grid) -> int:
+    """Most frequent colour; ties go to the smallest colour."""
+    counts = Counter(v for row in g for v in row)
+    return min(counts, key=lambda c: (-counts[c], c))
+
+
+def _crop_to(g, cells):
+    if not cells:
+        return []
+    r0, r1 = min(i for i, _ in cells), max(i for i, _ in cells)
+    c0, c1 = min(j for _, j in cells), max(j for _, j in cells)
+    return [row[c0:c1 + 1] for row in g[r0:r1 + 1]]
+
+
+def _map(g, f): return [[f(v) for v in r] for r in g]
+
+
+def components(g, conn=4, multi=False, bg=False):
+    """Connected components as lists of (row, col), each in BFS order; listed by their first cell. Memoized
+    per grid (a family's instances, one per colour, ask for the same grid's components); read-only."""
+    return _components(tuple(map(tuple, g)), conn, multi, bg)
+
+
+@lru_cache(maxsize=1 << 15)
+def _components(g, conn, multi, bg):
+    excl = None if bg else background(g)
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)] + ([(-1, -1), (-1, 1), (1, -1), (1, 1)] if conn == 8 else [])
+    seen = set()
+    comps = []
+    for i in range(H(g)):
+        for j in range(W(g)):
+            if (i, j) in seen or g[i][j] == excl:
+                continue
+            comp, queue = [], deque([(i, j)])
+            seen.add((i, j))
+            while queue:
+                a, b = queue.popleft()
+                comp.append((a, b))
+                for da, db in steps:
+                    x, y = a + da, b + db
+                    if 0 <= x < H(g) and 0 <= y < W(g) and (x, y) not in seen and g[x][y] != excl \
+                            and (multi or g[x][y] == g[a][b]):
+                        seen.add((x, y))
+                        queue.append((x, y))
+            comps.append(comp)
+    return comps

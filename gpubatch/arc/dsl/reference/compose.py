@@ -1,0 +1,171 @@
+"""Per-grid references of the primitives that combine parts of a grid: halves by logic, parts between
+dividers, overlays, kron, patterns continued, rings, lines kept or sorted, parts spread."""
+from __future__ import annotations
+
+from collections import Counter
+
+from .base import H, W, background
+from .geometry import dmirror
+
+
+def _halves(g, axis):
+    """The two halves of a grid (top/bottom for axis h, left/right for v), skipping a one-colour middle
+    line when the size is odd; None when there is no such split."""
+    t = g if axis == "h" else dmirror(g)
+    n = H(t)
+    if n < 2 or (n % 2 and len(set(t[n // 2])) != 1):
+        return None
+    return t[:n // 2], t[n - n // 2:]
+
+
+_LOGIC = {"and": lambda a, b: a and b, "or": lambda a, b: a or b, "xor": lambda a, b: a != b,
+          "nor": lambda a, b: not (a or b)}
+
+
+def halves_logic(g, axis, op, c):
+    parts = _halves(g, axis)
+    if parts is None:
+        return None
+    a, b = parts
+    out = [[c if _LOGIC[op](x != 0, y != 0) else 0 for x, y in zip(ra, rb)] for ra, rb in zip(a, b)]
+    return out if axis == "h" else dmirror(out)
+
+
+def _split_lines(g):
+    """The parts between divider lines (full rows and columns of one colour, not 0, regularly placed) as
+    (rows of parts, columns of parts, part height, part width); the smallest such colour; None if none."""
+    for colour in range(1, 10):
+        rows = [i for i in range(H(g)) if all(v == colour for v in g[i])]
+        cols = [j for j in range(W(g)) if all(r[j] == colour for r in g)]
+        if not rows and not cols:
+            continue
+        shape = []
+        for lines, size in ((rows, H(g)), (cols, W(g))):
+            part = lines[0] if lines else size
+            count = (size + 1) // (part + 1)
+            if part == 0 or (size + 1) % (part + 1) or lines != [k * (part + 1) - 1 for k in range(1, count)]:
+                break
+            shape.append((count, part))
+        else:
+            (nr, ph), (nc, pw) = shape
+            if nr * nc <= 9:
+                return nr, nc, ph, pw
+    return None
+
+
+def parts(g, stat):
+    """One cell per part between full lines of the smallest colour that has one: its most common colour or its
+    number of coloured cells (at most 9), neither 0 nor the divider counted."""
+    for colour in range(10):
+        rows = [all(v == colour for v in row) for row in g]
+        cols = [all(row[j] == colour for row in g) for j in range(W(g))]
+        if any(rows) or any(cols):
+            break
+    else:
+        return None
+
+    def bands(full):
+        out, cur = [], []
+        for i, f in enumerate(full + [True]):
+            if f and cur:
+                out.append(cur)
+                cur = []
+            elif not f:
+                cur.append(i)
+        return out
+    rb, cb = bands(rows), bands(cols)
+    if len(rb) * len(cb) < 2:
+        return None
+    out = []
+    for band in rb:
+        out.append([])
+        for cband in cb:
+            seen = Counter(g[i][j] for i in band for j in cband if g[i][j] not in (0, colour))
+            if stat == "count":
+                out[-1].append(min(sum(seen.values()), 9))
+            else:
+                out[-1].append(min(seen, key=lambda c: (-seen[c], c)) if seen else 0)
+    return out
+
+
+def overlay(g, parts, order):
+    if parts == "lines":
+        split = _split_lines(g)
+        if split is None:
+            return None
+        nr, nc, ph, pw = split
+        gap = 1
+    else:
+        nr, nc = {"h2": (2, 1), "h3": (3, 1), "v2": (1, 2), "v3": (1, 3), "q4": (2, 2)}[parts]
+        if H(g) % nr or W(g) % nc:
+            return None
+        ph, pw, gap = H(g) // nr, W(g) // nc, 0
+    pieces = [[row[c * (pw + gap):c * (pw + gap) + pw] for row in g[r * (ph + gap):r * (ph + gap) + ph]]
+              for r in range(nr) for c in range(nc)]
+    if order == "last":
+        pieces = pieces[::-1]
+    out = [[0] * pw for _ in range(ph)]
+    for i in range(ph):
+        for j in range(pw):
+            out[i][j] = next((p[i][j] for p in pieces if p[i][j] != 0), 0)
+    return out
+
+
+def kron(g, mode):
+    if H(g) * H(g) > 30 or W(g) * W(g) > 30:
+        return None
+    bg = background(g)
+    on = (lambda v: v != 0) if mode == "fg" else (lambda v: v == bg)
+    return [[g[r][s] if on(g[i][j]) else 0 for j in range(W(g)) for s in range(W(g))]
+            for i in range(H(g)) for r in range(H(g))]
+
+
+def continue_pattern(g, axis):
+    if axis == "v":
+        out = continue_pattern(dmirror(g), "h")
+        return None if out is None else dmirror(out)
+    cols = [j for j in range(W(g)) if any(r[j] for r in g)]
+    if not cols or cols[-1] == W(g) - 1:
+        return None
+    first, last = cols[0], cols[-1]
+    for p in range(1, last - first + 1):
+        if all(r[j] == r[j + p] for r in g for j in range(first, last - p + 1)):
+            return [[r[j] if j <= last else r[first + (j - first) % p] for j in range(W(g))] for r in g]
+    return None
+
+
+def reverse_rings(g):
+    rings = (min(H(g), W(g)) + 1) // 2
+    colour: dict = {}
+    for i in range(H(g)):
+        for j in range(W(g)):
+            k = min(i, j, H(g) - 1 - i, W(g) - 1 - j)
+            if colour.setdefault(k, g[i][j]) != g[i][j]:
+                return None
+    return [[colour[rings - 1 - min(i, j, H(g) - 1 - i, W(g) - 1 - j)] for j in range(W(g))] for i in range(H(g))]
+
+
+def keep_centre(g, axis):
+    if (H(g) if axis == "h" else W(g)) % 2 == 0:
+        return None
+    bg = background(g)
+    if axis == "h":
+        return [list(r) if i == H(g) // 2 else [bg] * W(g) for i, r in enumerate(g)]
+    return [[v if j == W(g) // 2 else bg for j, v in enumerate(r)] for r in g]
+
+
+def spread(g, order):
+    split = _split_lines(g)
+    if split is None:
+        return None
+    _, _, ph, pw = split
+    merged = overlay(g, "lines", order)
+    return [[g[i][j] if i % (ph + 1) == ph or j % (pw + 1) == pw else merged[i % (ph + 1)][j % (pw + 1)]
+             for j in range(W(g))] for i in range(H(g))]
+
+
+def sort_lines(g, axis, order):
+    if axis == "cols":
+        return dmirror(sort_lines(dmirror(g), "rows", order))
+    bg = background(g)
+    return sorted([list(r) for r in g], key=lambda r: (1 if order == "asc" else -1) * sum(v != bg for v in r))

@@ -1,0 +1,206 @@
+"""Per-grid references of the object primitives: picks of one object, object boxes and lines, fills from
+objects, moves towards a colour, templates painted on look-alikes."""
+from __future__ import annotations
+
+from collections import Counter
+
+from .base import H, W, _crop_to, background, components
+
+
+def _pick(g, largest, **kw):
+    comps = components(g, **kw)
+    if not comps:
+        return None
+    best = max(len(c) for c in comps) if largest else min(len(c) for c in comps)
+    return next(c for c in comps if len(c) == best)  # first in row-major order of first cells
+
+
+def crop_largest(g, **kw): return _crop_to(g, _pick(g, True, **kw) or [])
+def crop_smallest(g, **kw): return _crop_to(g, _pick(g, False, **kw) or [])
+
+
+def _keep_cells(g, cells):
+    bg = background(g)
+    keep_set = set(cells)
+    return [[g[i][j] if (i, j) in keep_set else bg for j in range(W(g))] for i in range(H(g))]
+
+
+def keep_largest(g, **kw):
+    c = _pick(g, True, **kw)
+    return None if c is None else _keep_cells(g, c)
+
+
+def keep_smallest(g, **kw):
+    c = _pick(g, False, **kw)
+    return None if c is None else _keep_cells(g, c)
+
+
+def remove_singletons(g, **kw):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for comp in components(g, **kw):
+        if len(comp) == 1:
+            i, j = comp[0]
+            out[i][j] = bg
+    return out
+
+
+def fill_enclosed(g, c):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for comp in components(g, conn=4, multi=False, bg=True):
+        i, j = comp[0]
+        if g[i][j] != bg or any(a in (0, H(g) - 1) or b in (0, W(g) - 1) for a, b in comp):
+            continue
+        for a, b in comp:
+            out[a][b] = c
+    return out
+
+
+def count_objects(g, conn=4, multi=False):
+    comps = components(g, conn=conn, multi=multi, bg=False)
+    firsts = sorted(min(comp) for comp in comps)
+    return [[g[i][j] for i, j in firsts]]
+
+
+def _objects_or_none(g, conn, multi):
+    comps = components(g, conn=conn, multi=multi)
+    return comps if 1 <= len(comps) <= 30 else None
+
+
+def _shape(comp):
+    i0, j0 = min(comp)
+    return frozenset((a - i0, b - j0) for a, b in comp)
+
+
+def crop_pick(g, by, conn):
+    comps = _objects_or_none(g, conn, False)
+    if comps is None:
+        return None
+    if by == "rare":
+        counts = Counter(v for row in g for v in row)
+        score = [-counts[g[c[0][0]][c[0][1]]] for c in comps]
+    else:
+        shapes = Counter(_shape(c) for c in comps)
+        score = [shapes[_shape(c)] * (-1 if by == "unique" else 1) for c in comps]
+    return _crop_to(g, comps[score.index(max(score))])
+
+
+def crop_most(g, c):
+    comps = _objects_or_none(g, 8, True)
+    if comps is None:
+        return None
+    score = [sum(g[a][b] == c for a, b in comp) for comp in comps]
+    return _crop_to(g, comps[score.index(max(score))]) if max(score) > 0 else None
+
+
+def paint_like(g, keep):
+    comps = components(g, conn=4, multi=True)
+    templates = [cp for cp in comps if len({g[a][b] for a, b in cp}) > 1]
+    if len(templates) != 1:
+        return None
+    (t,) = templates
+
+    def placed(cp):
+        a0, b0 = min(cp)
+        return {(a - a0, b - b0) for a, b in cp}
+    shape, (ta, tb) = placed(t), min(t)
+    out = [list(r) for r in g]
+    hit = False
+    for cp in comps:
+        if cp is not t and len({g[a][b] for a, b in cp}) == 1 and placed(cp) == shape:
+            a0, b0 = min(cp)
+            for a, b in cp:
+                out[a][b] = g[ta + a - a0][tb + b - b0]
+            hit = True
+    if not keep:
+        for a, b in t:
+            out[a][b] = background(g)
+    return out if hit else None
+
+
+def _recolor(g, largest, conn, c):
+    cells = _pick(g, largest, conn=conn) or []
+    out = [list(r) for r in g]
+    for i, j in cells:
+        out[i][j] = c
+    return out
+
+
+def recolor_largest(g, conn, c): return _recolor(g, True, conn, c)
+def recolor_smallest(g, conn, c): return _recolor(g, False, conn, c)
+
+
+def fill_boxes(g, c):
+    comps = components(g, conn=8, multi=True)
+    if len(comps) > 30:
+        return None
+    out, bg = [list(r) for r in g], background(g)
+    for comp in comps:
+        rows, cols = [a for a, _ in comp], [b for _, b in comp]
+        for i in range(min(rows), max(rows) + 1):
+            for j in range(min(cols), max(cols) + 1):
+                if g[i][j] == bg:
+                    out[i][j] = c
+    return out
+
+
+def centre_lines(g, dir, c):
+    comps = components(g, conn=4)
+    if len(comps) > 30:
+        return None
+    out, bg = [list(r) for r in g], background(g)
+    for comp in comps:
+        rows, cols = [a for a, _ in comp], [b for _, b in comp]
+        if "h" in dir and (min(rows) + max(rows)) % 2 == 0:
+            i = (min(rows) + max(rows)) // 2
+            out[i] = [c if g[i][j] == bg else out[i][j] for j in range(W(g))]
+        if "v" in dir and (min(cols) + max(cols)) % 2 == 0:
+            j = (min(cols) + max(cols)) // 2
+            for i in range(H(g)):
+                if g[i][j] == bg:
+                    out[i][j] = c
+    return out
+
+
+def flood(g, c):
+    """Background regions (4-connected) with a cell of colour c beside one of their cells become c."""
+    bg, out = background(g), [list(r) for r in g]
+    for comp in components(g, conn=4, bg=True):
+        if g[comp[0][0]][comp[0][1]] != bg:
+            continue
+        if any(0 <= a + da < H(g) and 0 <= b + db < W(g) and g[a + da][b + db] == c
+               for a, b in comp for da, db in ((-1, 0), (1, 0), (0, -1), (0, 1))):
+            for a, b in comp:
+                out[a][b] = c
+    return out
+
+
+def gravitate(g, c):
+    bg = background(g)
+    fixed = {(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] == c}
+    piece = {(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] not in (c, bg)}
+    if not fixed or not piece:
+        return None
+    fr, fc = [i for i, _ in fixed], [j for _, j in fixed]
+    pr, pc = [i for i, _ in piece], [j for _, j in piece]
+    if min(pc) <= max(fc) and min(fc) <= max(pc):
+        step = (1, 0) if max(pr) < min(fr) else (-1, 0) if min(pr) > max(fr) else None
+    elif min(pr) <= max(fr) and min(fr) <= max(pr):
+        step = (0, 1) if max(pc) < min(fc) else (0, -1) if min(pc) > max(fc) else None
+    else:
+        step = None
+    if step is None:
+        return None
+    for k in range(30):
+        cells = {(i + k * step[0], j + k * step[1]) for i, j in piece}
+        if any((i + a, j + b) in fixed for i, j in cells for a, b in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))):
+            break
+    else:
+        return None
+    if any(not (0 <= i < H(g) and 0 <= j < W(g)) for i, j in cells):
+        return None
+    out = [[bg if (i, j) in piece else g[i][j] for j in range(W(g))] for i in range(H(g))]
+    for i, j in piece:
+        out[i + k * step[0]][j + k * step[1]] = g[i][j]
+    return out

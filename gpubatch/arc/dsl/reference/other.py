@@ -1,0 +1,223 @@
+"""Per-grid references of the other primitives: gravity, symmetry, outlines, rays, periodic patterns, the
+hidden part restored, shifts, connecting lines and diagonals."""
+from __future__ import annotations
+
+from .base import H, W, _crop_to, background
+from .geometry import dmirror, hmirror, identity, rot90, rot180, rot270, vmirror
+
+
+def gravity(g, dir):
+    turn = {"down": (identity, identity), "up": (rot180, rot180), "left": (rot270, rot90),
+            "right": (rot90, rot270)}[dir]
+    t = turn[0](g)
+    bg = background(g)
+    cols = []
+    for j in range(W(t)):
+        col = [t[i][j] for i in range(H(t))]
+        fg = [v for v in col if v != bg]
+        cols.append([bg] * (len(col) - len(fg)) + fg)
+    return turn[1]([[cols[j][i] for j in range(W(t))] for i in range(H(t))])
+
+
+def symmetrize(g, axis, c):
+    out = [list(r) for r in g]
+    mirrors = {"h": [hmirror], "v": [vmirror], "hv": [vmirror, hmirror, rot180]}[axis]
+    for m in mirrors:
+        src = m(out)
+        out = [[src[i][j] if out[i][j] == c and src[i][j] != c else out[i][j] for j in range(W(g))]
+               for i in range(H(g))]
+    return out
+
+
+def outline(g, c):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for i in range(H(g)):
+        for j in range(W(g)):
+            if g[i][j] != bg:
+                continue
+            if any(0 <= i + a < H(g) and 0 <= j + b < W(g) and g[i + a][j + b] != bg
+                   for a in (-1, 0, 1) for b in (-1, 0, 1)):
+                out[i][j] = c
+    return out
+
+
+def hollow(g):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for i in range(1, H(g) - 1):
+        for j in range(1, W(g) - 1):
+            if g[i][j] != bg and all(g[i + a][j + b] != bg for a, b in ((-1, 0), (1, 0), (0, -1), (0, 1))):
+                out[i][j] = bg
+    return out
+
+
+RAY_STEPS = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1), "downright": (1, 1),
+             "downleft": (1, -1), "upright": (-1, 1), "upleft": (-1, -1)}
+
+
+def boxes(g):
+    out = [list(r) for r in g]
+    for c in range(1, 10):
+        cells = [(i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] == c]
+        if len(cells) < 2:
+            continue
+        rows, cols = [i for i, _ in cells], [j for _, j in cells]
+        for i in range(min(rows), max(rows) + 1):
+            for j in range(min(cols), max(cols) + 1):
+                if out[i][j] == 0:
+                    out[i][j] = c
+    return out
+
+
+RAY_GROUPS = {"diag": ("downright", "downleft", "upright", "upleft")}  # every cell shines in all of them
+
+
+def ray(g, dir):
+    bg = background(g)
+    if dir in RAY_GROUPS:  # rays of the input's cells only; where two cross, the first direction listed wins
+        out = [list(r) for r in g]
+        for d in RAY_GROUPS[dir]:
+            r = ray(g, d)
+            out = [[o if o != bg else v for o, v in zip(ro, rr)] for ro, rr in zip(out, r)]
+        return out
+    di, dj = RAY_STEPS[dir]
+    out = [list(r) for r in g]
+    for i in range(H(g)):
+        for j in range(W(g)):
+            si, sj = i - di, j - dj
+            while g[i][j] == bg and 0 <= si < H(g) and 0 <= sj < W(g):
+                if g[si][sj] != bg:  # the nearest non-background cell behind this one shines on it
+                    out[i][j] = g[si][sj]
+                    break
+                si, sj = si - di, sj - dj
+    return out
+
+
+def _first_period(g, c):
+    """The smallest p such that every two known (not c) cells p rows apart in a column agree; H(g) if none."""
+    for p in range(1, H(g)):
+        if all(g[i][j] == g[i + p][j] for i in range(H(g) - p) for j in range(W(g))
+               if g[i][j] != c and g[i + p][j] != c):
+            return p
+    return H(g)
+
+
+def periodic(g, c):
+    unknown = sum(v == c for r in g for v in r)
+    if not unknown or 2 * unknown > H(g) * W(g):
+        return g
+    py, px = _first_period(g, c), _first_period(dmirror(g), c)
+    if py == H(g) and px == W(g):
+        return g
+    reps: dict = {}
+    for i in range(H(g)):
+        for j in range(W(g)):
+            if g[i][j] != c and reps.setdefault((i % py, j % px), g[i][j]) != g[i][j]:
+                return g  # the known cells disagree within a class: no such pattern
+    return [[reps.get((i % py, j % px), c) if g[i][j] == c else g[i][j] for j in range(W(g))] for i in range(H(g))]
+
+
+def restore(g, c, out):
+    """Mask cells (colour c) take their colours from the mirror symmetries that hold (see arc/restore.py);
+    `out` = grid: the restored grid; patch: its part under the mask's bounding box."""
+    from ...restore import ROUNDS, image, symmetries
+
+    h, w = H(g), W(g)
+    hidden = [(i, j) for i in range(h) for j in range(w) if g[i][j] == c]
+    if not hidden or 2 * len(hidden) > h * w:
+        return None
+    n_known = h * w - len(hidden)
+    holding = []
+    for kind, o, p in symmetries():
+        pairs, agree = {}, 0
+        for i in range(h):
+            for j in range(w):
+                a, b = image(kind, o, p, i, j, h, w)
+                if not (0 <= a < h and 0 <= b < w):
+                    continue
+                pairs[i, j] = (a, b)
+                if g[i][j] != c and g[a][b] != c:
+                    if g[i][j] != g[a][b]:
+                        break  # a disagreement: this symmetry does not hold
+                    agree += 1
+            else:
+                continue
+            break
+        else:
+            if 2 * agree >= n_known:
+                holding.append(pairs)
+    res = [row[:] for row in g]
+    for _ in range(ROUNDS):
+        for pairs in holding:
+            before = [row[:] for row in res]
+            for (i, j), (a, b) in pairs.items():
+                if before[i][j] == c and before[a][b] != c:
+                    res[i][j] = before[a][b]
+    if any(v == c for row in res for v in row):
+        return None
+    return res if out == "grid" else _crop_to(res, hidden)
+
+
+def shift(g, dir):
+    bg = background(g)
+    di, dj = {"down": (1, 0), "up": (-1, 0), "left": (0, -1), "right": (0, 1)}[dir]
+    return [[g[i - di][j - dj] if 0 <= i - di < H(g) and 0 <= j - dj < W(g) else bg for j in range(W(g))]
+            for i in range(H(g))]
+
+
+def _between(line):
+    """Per position of a row: the colour of the nearest non-0 cells on both sides if they are equal."""
+    out = [-1] * len(line)
+    for k, v in enumerate(line):
+        if v:
+            continue
+        left = next((x for x in reversed(line[:k]) if x), None)
+        right = next((x for x in line[k + 1:] if x), None)
+        if left is not None and left == right:
+            out[k] = left
+    return out
+
+
+def _diagonals_between(g, anti):
+    """_between along every diagonal (i - j constant) or anti-diagonal (i + j constant)."""
+    out = [[-1] * W(g) for _ in g]
+    lines: dict[int, list] = {}
+    for i in range(H(g)):
+        for j in range(W(g)):
+            lines.setdefault(i + j if anti else i - j, []).append((i, j))
+    for cells in lines.values():
+        for (i, j), v in zip(cells, _between([g[i][j] for i, j in cells])):
+            out[i][j] = v
+    return out
+
+
+def connect(g, dir, c):
+    none = [[-1] * W(g) for _ in g]
+    if dir == "d":
+        rows, cols = _diagonals_between(g, False), _diagonals_between(g, True)
+    else:
+        rows = [_between(r) for r in g] if dir != "v" else none
+        cols = dmirror([_between(r) for r in dmirror(g)]) if dir != "h" else none
+    out = []
+    for i in range(H(g)):
+        val = [rows[i][j] if rows[i][j] >= 0 else cols[i][j] for j in range(W(g))]
+        out.append([g[i][j] if val[j] < 0 else (val[j] if c == "same" else c) for j in range(W(g))])
+    return out
+
+
+def diagonal(g, dir):
+    """Every cell takes the colour of its diagonal class: (i + j) mod p (anti) or (i - j) mod p (main) for the
+    smallest p in 2..10 whose classes each hold non-0 cells of exactly one colour; None without such a p."""
+    def cls(i, j, p):
+        return (i + j if dir == "anti" else i - j) % p
+    for p in range(2, 11):
+        seen: dict = {}
+        ok = True
+        for i in range(H(g)):
+            for j in range(W(g)):
+                if g[i][j] and seen.setdefault(cls(i, j, p), g[i][j]) != g[i][j]:
+                    ok = False
+        if ok and len(seen) == p:
+            return [[seen[cls(i, j, p)] for j in range(W(g))] for i in range(H(g))]
+    return None
