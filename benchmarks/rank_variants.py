@@ -10,12 +10,12 @@ unseen cells, demos matched, whether the copy's, whether of the predicted sizes,
 of the grid and whether it is right): rankings can then be studied on the CPU without searching again.
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
 test outputs all have the predicted sizes first, then by `_rank_key`, lookups before the fits of 3 steps or
-more (`batt.LONG_FIT`); then overlays, partial fits and guesses, each kind followed by the copy's); the
+more (`ranking.LONG_FIT`); then overlays, partial fits and guesses, each kind followed by the copy's); the
 variants that list kinds keep lookups after every fit: `no-overlays` (fits, lookups, partial fits, guesses);
 `overlays-last` (fits, lookups, partial fits, guesses, overlays); `no-partials` (fits, lookups, overlays,
 guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major)`); `no-lookups`;
 `lookups-first` (before the fits); `lookups-last` (after everything); `lookups-after-fits` (after every fit,
-run-batt's ranking before `batt.LONG_FIT`); `lookups-before-2` (before the fits of 2 steps and more, not 3);
+run-batt's ranking before `ranking.LONG_FIT`); `lookups-before-2` (before the fits of 2 steps and more, not 3);
 `paint-before-3` (only the painted ones before the fits of 3 steps); `partials-half-step` and
 `partials-one-step` (a partial rule fit ranked with the complete fits as half a step or one step longer, not
 after them);
@@ -33,7 +33,8 @@ import zlib
 from datetime import date
 from pathlib import Path
 
-from gpubatch.arc import batt
+from gpubatch.arc import batt, ranking
+from gpubatch.arc.learned import LAST
 from gpubatch.arc.search import SearchConfig
 from gpubatch.arc.tasks import load_tasks
 from gpubatch.engine.backend import cupy_backend, numpy_backend
@@ -41,61 +42,61 @@ from gpubatch.engine.backend import cupy_backend, numpy_backend
 
 def _own(st) -> list:
     """The task's own records, without its colour-normalised copy's."""
-    return [r for kind in batt.record_kinds(st) for r in kind]
+    return [r for kind in ranking.record_kinds(st) for r in kind]
 
 
 def _fits_apart(st) -> list:
     """The copy's fits after all of the task's own fits, then the rest as in `default`."""
-    own, copy = batt._by_kind(st)
+    own, copy = ranking.by_kind(st)
     return own[0] + copy[0] + [r for a, b in zip(own[1:], copy[1:]) for r in a + b]
 
 
 def _copy_by_votes(st) -> list:
     """As `default`, but a copy's fit and the task's own of the same length ranked by votes alone."""
-    fits, *rest = batt.merged_kinds(st)
-    return sorted(fits, key=lambda f: batt._rank_key(f)[:4] + batt._rank_key(f)[5:]) + [r for k in rest for r in k]
+    fits, *rest = ranking.merged_kinds(st)
+    return sorted(fits, key=lambda f: ranking.rank_key(f)[:4] + ranking.rank_key(f)[5:]) + [r for k in rest for r in k]
 
 
 def _kinds_in(*which: int):
     """A ranking of `default`'s kinds (0 fits, 1 lookups, 2 overlays, 3 partial fits, 4 guesses) in this
     order, the others left out."""
     def rank(st) -> list:
-        kinds = batt.merged_kinds(st)
+        kinds = ranking.merged_kinds(st)
         return [r for k in which for r in kinds[k]]
     return rank
 
 
 def _paint_before_3(st) -> list:
     """`default`, but only the painted lookups before the fits of 3 steps or more, the others after every fit."""
-    fits, lookups, *rest = batt.merged_kinds(st)
+    fits, lookups, *rest = ranking.merged_kinds(st)
     painted = [f for f in lookups if f.text.endswith(", paint)")]
-    return batt.attempt_order((fits, painted, [f for f in lookups if f not in painted], *rest), 3)
+    return ranking.attempt_order((fits, painted, [f for f in lookups if f not in painted], *rest), 3)
 
 
 def _partials_by_length(step: float):
     """`default`, but a partial rule fit (unseen test cells kept) ranked with the complete fits as one of
     `step` more steps, not after every complete fit (exact or up to a map of the same group)."""
     def key(f) -> tuple:
-        k = batt._rank_key(f)
-        group = 1 if f.cmap is not None or f.rule in batt.LAST else 0
+        k = ranking.rank_key(f)
+        group = 1 if f.cmap is not None or f.rule in LAST else 0
         return (group, f.length + (step if f.unseen else 0), f.unseen) + k[3:]
 
     def rank(st) -> list:
-        fits, *rest = batt.merged_kinds(st)
-        fits = sorted(fits, key=lambda f: (not batt.sized(f, st.sizes), key(f)))
-        return batt.attempt_order((fits, *rest))
+        fits, *rest = ranking.merged_kinds(st)
+        fits = sorted(fits, key=lambda f: (not ranking.sized(f, st.sizes), key(f)))
+        return ranking.attempt_order((fits, *rest))
     return rank
 
 
 def _size_any(st) -> list:
-    fits, *rest = batt.merged_kinds(st)
-    return sorted(fits, key=batt._rank_key) + [r for k in rest for r in k]
+    fits, *rest = ranking.merged_kinds(st)
+    return sorted(fits, key=ranking.rank_key) + [r for k in rest for r in k]
 
 
 RANKINGS = {
-    "default": batt.ranked_records,
+    "default": ranking.ranked_records,
     "no-norm": _own,
-    "norm-last": lambda st: _own(st) + batt.normalised_records(st),
+    "norm-last": lambda st: _own(st) + ranking.normalised_records(st),
     "fits-apart": _fits_apart,
     "copy-by-votes": _copy_by_votes,
     "no-overlays": _kinds_in(0, 1, 3, 4),
@@ -106,7 +107,7 @@ RANKINGS = {
     "lookups-first": _kinds_in(1, 0, 2, 3, 4),
     "lookups-last": _kinds_in(0, 2, 3, 4, 1),
     "size-any": _size_any,
-    "lookups-before-2": lambda st: batt.attempt_order(batt.merged_kinds(st), 2),
+    "lookups-before-2": lambda st: ranking.attempt_order(ranking.merged_kinds(st), 2),
     "lookups-after-fits": _kinds_in(0, 1, 2, 3, 4),
     "paint-before-3": _paint_before_3,
     "partials-half-step": _partials_by_length(0.5),
@@ -119,15 +120,15 @@ KINDS = ("fit", "lookup", "overlay", "partial", "guess")
 
 def task_records(st, gs) -> list[dict]:
     """`default`'s records of one task, with what a ranking may read and whether each test output is right."""
-    kinds = batt.merged_kinds(st)
+    kinds = ranking.merged_kinds(st)
     kind_of = {id(r): k for k, recs in zip(KINDS, kinds) for r in recs}
     want = [[list(r) for r in g] for g in st.task.test_outputs or ()]
     out = []
-    for r in batt.attempt_order(kinds):
+    for r in ranking.attempt_order(kinds):
         fit = batt._fit(r, gs)
         out.append({"kind": kind_of[id(r)], "program": fit.program, "length": r.length, "votes": r.votes,
                     "level": r.level, "rule": r.rule, "cmap": r.cmap is not None, "unseen": r.unseen,
-                    "matched": r.matched, "normalised": r.normalised, "sized": batt.sized(r, st.sizes),
+                    "matched": r.matched, "normalised": r.normalised, "sized": ranking.sized(r, st.sizes),
                     "outputs": [None if g is None else zlib.crc32(str(g).encode()) for g in r.outputs],
                     "right": [g is not None and i < len(want) and g == want[i] for i, g in enumerate(r.outputs)]})
     return out
@@ -160,7 +161,7 @@ def measure(dataset: str, backend, cfg: SearchConfig, n: int, records: dict | No
     for name, rank in RANKINGS.items():
         right = 0
         for st in states:
-            _, correct = batt.attempts(st.task, [f.outputs for f in rank(st)])
+            _, correct = ranking.attempts(st.task, [f.outputs for f in rank(st)])
             right += sum(correct or ())
             solved.setdefault(name, {})[st.task.id] = sum(correct or ())
         out[name] = right

@@ -42,5 +42,5 @@ INPUT_TABLES = frozenset({"region", "extreme", "holes", "nearest", "inbox"})
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS and NAMES[n] not in INPUT_TABLES)  # and on the
 # depth-1 states (not stamps)
 # learners whose context is wide enough to fit demos by chance: their fits rank with the colour maps, after every
-# exact fit and every other rule fit (`batt._rank_key`)
+# exact fit and every other rule fit (`ranking.rank_key`)
 LAST = frozenset({"raypair"})

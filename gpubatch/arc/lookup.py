@@ -17,7 +17,7 @@ demo colours (one colour is a constant output, a table's case) and a test input 
 The features of all grids of a K-group and the fits of all its tasks are a few array passes on NumPy or CuPy
 alike (one `label` per connectivity, sorted keys for the tables); the host sees only each task's first two
 fitting features. A task keeps up to two lookups with different predictions; they rank after the fits of
-one or two steps and before the longer ones (`batt.LONG_FIT`), so that a short program that explains the
+one or two steps and before the longer ones (`ranking.LONG_FIT`), so that a short program that explains the
 demos goes first, and a long one that fits tiny outputs by chance does not.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@ seen), the search and ranking using them, and CuPy against NumPy on every ARC-AG
 import numpy as np
 import pytest
 
-from gpubatch.arc.batt import ranked_records, search_shard
+from gpubatch.arc.batt import search_shard
 from gpubatch.arc.fits import FitRecord
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.lookup import (
@@ -14,6 +14,7 @@ from gpubatch.arc.lookup import (
     output_ids,
     patterns,
 )
+from gpubatch.arc.ranking import ranked_records
 from gpubatch.arc.search import SearchConfig, TaskState
 from gpubatch.arc.tasks import Task, load_tasks
 from gpubatch.engine import numpy_backend

@@ -5,10 +5,11 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from gpubatch.arc.batt import _rank_key, merged_kinds, search_shard, sized
+from gpubatch.arc.batt import search_shard
 from gpubatch.arc.fits import FitRecord
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.programs import ProgramError, parse_program
+from gpubatch.arc.ranking import merged_kinds, rank_key, sized
 from gpubatch.arc.rules import KINDS, features, rule_fits, rule_fits_both
 from gpubatch.arc.search import SearchConfig, TaskState
 from gpubatch.arc.tasks import Task, load_tasks
@@ -343,7 +344,7 @@ def test_ranking_length_first_then_colour_maps_then_partial_rules():
             "partial1": rec(0, rule="ring", unseen=1), "partial5": rec(0, rule="nbhd", unseen=5),
             "rule1": rec(1, rule="size"), "exact3": rec(3)}
     # length (a rule is a step): rule0 and exact1 have 1, exact2 and rule1 have 2; exact before rule
-    order = sorted(fits, key=lambda name: _rank_key(fits[name]))
+    order = sorted(fits, key=lambda name: rank_key(fits[name]))
     assert order == ["exact1", "rule0", "exact2", "rule1", "exact3", "cmap0", "partial1", "partial5"]
 
 
