@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tensorize import (COLUMNS, F_BARE_EXCEPT, F_CMP_BOOL, F_CMP_NONE, KIND, R_DEFAULT, R_IN_DEFAULT,
-                        R_LAMBDA_DEFAULT, FileTensors, qhash)
-
+from .nodes import (COLUMNS, F_BARE_EXCEPT, F_CMP_BOOL, F_CMP_NONE, KIND, R_DEFAULT, R_IN_DEFAULT, R_LAMBDA_DEFAULT,
+                    qhash)
+from .tensorize import FileTensors
 
 
 def weight_tables(spec: dict[str, tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

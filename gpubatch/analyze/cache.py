@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .tensorize import COLUMNS, VERSION, FileTensors
+from .nodes import COLUMNS
+from .tensorize import VERSION, FileTensors
 
 _TAG = re.compile(r"\d+-\d+\.\d+$")  # a cache generation's folder: tensor format version, Python version
 _SUM = 32  # bytes of the BLAKE2b checksum that ends every entry

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .batched import radon_weights
-from .tensorize import DEAD_SIGNATURE, KIND
+from .nodes import DEAD_SIGNATURE, KIND
 
 _OPERATIONS = np.asarray([KIND[k] for k in ("BinOp", "UnaryOp", "BoolOp", "AugAssign", "Compare")], np.int64)
 _NAMES = np.asarray([KIND["Name"], KIND["Attribute"]], np.int64)

@@ -9,7 +9,7 @@ nested blocks are added to their enclosing ones level by level, deepest first.
 from __future__ import annotations
 
 from .batched import weight_tables
-from .tensorize import F_LAST_IRREFUTABLE, KIND
+from .nodes import F_LAST_IRREFUTABLE, KIND
 
 BASE, CA, CB = weight_tables({"If": (1, 0, 0), "For": (1, 0, 0), "AsyncFor": (1, 0, 0), "While": (1, 0, 0),
                               "FunctionDef": (1, 0, 0), "AsyncFunctionDef": (1, 0, 0), "Try": (0, 1, 1),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tensorize import F_STR, KIND, OP_VALUES
+from ..nodes import F_STR, KIND, OP_VALUES
 from .detect import order_by
 
 
