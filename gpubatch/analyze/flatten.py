@@ -47,7 +47,7 @@ _NOT_NODES = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "asname", "modu
                         "conversion", "type_comment", "kind", "tag"})
 _POS, _SPECIAL_T, _DEF_T, _CONTEXT_T = 1, 2, 4, 8
 _NAME, _CONST = ast.Name, ast.Constant
-_NAME_KIND, _CONST_KIND, _FSTR_KIND = KIND["Name"], KIND["Constant"], KIND["JoinedStr"]
+_NAME_KIND, _CONST_KIND = KIND["Name"], KIND["Constant"]
 _INFO: dict[type, tuple[int, tuple[str, ...], int]] = {}
 _OP = {t: i + 1 for i, t in enumerate(sorted((s for b in (ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
                                               for s in b.__subclasses__()), key=lambda t: t.__name__))}

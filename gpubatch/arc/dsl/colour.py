@@ -163,16 +163,14 @@ def _stripes(g: GridBatch) -> GridBatch:
     count); a row where the mean columns spread wider than the mean rows, else a column."""
     xp = g.xp
     n = len(g)
-    d = g.data
     idx = xp.arange(MAX, dtype=xp.int64)
-    cols = [[], [], []]  # per colour 1..9: cells, sum of rows, sum of columns
+    sums = [[], []]  # per colour 1..9: sum of rows, sum of columns
     for c in range(1, 10):
-        m = d == c
-        per_row, per_col = m.sum(axis=2, dtype=xp.int64), m.sum(axis=1, dtype=xp.int64)
-        cols[0].append(per_row.sum(axis=1))
-        cols[1].append((per_row * idx).sum(axis=1))
-        cols[2].append((per_col * idx).sum(axis=1))
-    count, rsum, csum = (xp.stack(c, axis=1) for c in cols)  # [B, 9] each
+        m = g.data == c
+        sums[0].append((m.sum(axis=2, dtype=xp.int64) * idx).sum(axis=1))
+        sums[1].append((m.sum(axis=1, dtype=xp.int64) * idx).sum(axis=1))
+    rsum, csum = (xp.stack(s, axis=1) for s in sums)  # [B, 9] each
+    count = colour_counts(g)[:, 1:].astype(xp.int64)
     present = count > 0
     mean_r, mean_c = (xp.where(present, t * (1 << 20) // xp.maximum(count, 1), -1) for t in (rsum, csum))
     big = 1 << 40

@@ -50,14 +50,18 @@ def sizes_of(g: GridBatch, conn: int, multi: bool, bg: bool):
     return g.memo[key]
 
 
-def per_region(g: GridBatch, x):
-    """`[B, 900]`: each cell's region's sum of `x` (`[B, 30, 30]` or `[B, 900]`; regions 4-connected, one colour,
-    every colour; cells outside the grid sum into a spare bin of their grid); one `bincount` for the batch."""
-    xp = g.xp
-    n = len(g)
-    lab = labels(g, 4, False, True).astype(xp.int64)
+def per_label(xp, lab, x):
+    """`[B, 900]`: each cell's component's sum of `x` (`[B, 30, 30]` or `[B, 900]`) under the labelling `lab`
+    (`labels`); unlabelled cells sum into a spare bin of their grid. One `bincount` for the batch."""
+    n = lab.shape[0]
+    lab = lab.astype(xp.int64)
     glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(lab >= 0, lab, CELLS)
     return xp.bincount(glob.ravel(), weights=x.reshape(-1).astype(xp.float64), minlength=n * (CELLS + 1))[glob]
+
+
+def per_region(g: GridBatch, x):
+    """`per_label` over the regions: 4-connected, one colour, every colour (cells outside the grid included)."""
+    return per_label(g.xp, labels(g, 4, False, True), x)
 
 
 def pick(xp, lab, largest: bool, size=None):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grids import CELLS, MAX, GridBatch
 from ..kernels import background
 from . import reference as ref
-from .objects import labels, sizes_of
+from .objects import labels, per_label, sizes_of
 from .registry import Param, family
 
 
@@ -51,9 +51,7 @@ def paint_like(g: GridBatch, keep: bool) -> GridBatch:
     src = xp.where(inside, ti * MAX + tj, 0)
     lands = inside & (xp.take_along_axis(lab, src, axis=1) == troot)
     cand = labelled & (ncol == 1) & (size == tsize)
-    glob = xp.arange(n, dtype=xp.int64).reshape(n, 1) * (CELLS + 1) + xp.where(cand & lands, lab, CELLS)
-    hits = xp.bincount(glob.ravel(), minlength=n * (CELLS + 1)).reshape(n, CELLS + 1)
-    match = cand & (xp.take_along_axis(hits, safe, axis=1) == size) & one.reshape(n, 1)
+    match = cand & (per_label(xp, lab, cand & lands) == size) & one.reshape(n, 1)  # every cell landed
     out = xp.where(match, xp.take_along_axis(d, src, axis=1), d)
     if not keep:
         out = xp.where(is_template & one.reshape(n, 1), background(g).reshape(n, 1), out)
