@@ -15,20 +15,20 @@ from collections import Counter
 
 
 def attempts_right(recs: list[dict]) -> int:
-    """Test outputs whose two attempts (distinct outputs in record order) hold the right one."""
+    """Test outputs whose two attempts (distinct outputs in record order, those of colours from nowhere after
+    the others where the records say so, as `ranking.attempts` does) hold the right one."""
     if not recs:
         return 0
     right = 0
     for i in range(len(recs[0]["outputs"])):
-        tries, ok = [], False
+        tries, late = {}, {}  # output hash -> right
         for r in recs:
             h = r["outputs"][i]
-            if h is not None and h not in tries:
-                tries.append(h)
-                ok = ok or r["right"][i]
+            if h is not None and h not in tries and h not in late:
+                (tries if r.get("seen", [True] * (i + 1))[i] else late)[h] = r["right"][i]
             if len(tries) == 2:
                 break
-        right += ok
+        right += any((list(tries.values()) + list(late.values()))[:2])
     return right
 
 

@@ -7,7 +7,8 @@ usage: python benchmarks/rank_variants.py [--datasets arc1-train,arc1-eval] [--d
                                           [--records F.json]
 `--records` writes every task's records in `default`'s order (kind, program, length, votes, learned step,
 unseen cells, demos matched, whether the copy's, whether of the predicted sizes, and per test output a hash
-of the grid and whether it is right): rankings can then be studied on the CPU without searching again.
+of the grid, whether its colours are seen (`ranking.seen_colours`), and whether it is right):
+rankings can then be studied on the CPU without searching again.
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
 test outputs all have the predicted sizes first, then by `_rank_key`, lookups before the fits of 3 steps or
 more (`ranking.LONG_FIT`); then overlays, partial fits and guesses, each kind followed by the copy's); the
@@ -19,7 +20,8 @@ run-batt's ranking before `ranking.LONG_FIT`); `lookups-before-2` (before the fi
 `paint-before-3` (only the painted ones before the fits of 3 steps); `partials-half-step` and
 `partials-one-step` (a partial rule fit ranked with the complete fits as half a step or one step longer, not
 after them);
-`size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
+`colours-any` (`default`'s records, but an output of a colour from nowhere, in no demo output's added
+colours and not in its test input, not put after the others); `size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
 fits and the task's of one length by votes, not the task's first).
@@ -112,6 +114,7 @@ RANKINGS = {
     "paint-before-3": _paint_before_3,
     "partials-half-step": _partials_by_length(0.5),
     "partials-one-step": _partials_by_length(1),
+    "colours-any": ranking.ranked_records,  # `default`'s order, outputs of colours from nowhere not put last
 }
 
 
@@ -130,6 +133,8 @@ def task_records(st, gs) -> list[dict]:
                     "level": r.level, "rule": r.rule, "cmap": r.cmap is not None, "unseen": r.unseen,
                     "matched": r.matched, "normalised": r.normalised, "sized": ranking.sized(r, st.sizes),
                     "outputs": [None if g is None else zlib.crc32(str(g).encode()) for g in r.outputs],
+                    "seen": [g is not None and ranking.colours_seen(g, ranking.seen_colours(st.task, i))
+                             for i, g in enumerate(r.outputs) if i < len(st.task.test_inputs)],
                     "right": [g is not None and i < len(want) and g == want[i] for i, g in enumerate(r.outputs)]})
     return out
 
@@ -161,7 +166,7 @@ def measure(dataset: str, backend, cfg: SearchConfig, n: int, records: dict | No
     for name, rank in RANKINGS.items():
         right = 0
         for st in states:
-            _, correct = ranking.attempts(st.task, [f.outputs for f in rank(st)])
+            _, correct = ranking.attempts(st.task, [f.outputs for f in rank(st)], name != "colours-any")
             right += sum(correct or ())
             solved.setdefault(name, {})[st.task.id] = sum(correct or ())
         out[name] = right

@@ -89,24 +89,46 @@ def attempt_order(kinds: tuple[list[FitRecord], ...], long_fit: int = LONG_FIT) 
             + [r for kind in rest for r in kind])
 
 
-def attempts(task: Task, ranked_outputs: list) -> tuple[tuple, tuple[bool, ...] | None]:
-    """Per test input, up to two distinct outputs (lists of rows) taken from the fits in rank order (None: no
-    output), and whether each test input's attempts hold its known output."""
+# Outputs of colours from nowhere rank last: a test output's colours are those of its input and those that some
+# demo output adds to its own input. No test output of ARC-AGI-1 training (416), evaluation (419) or ARC-AGI-2
+# evaluation (167) breaks that.
+def attempts(task: Task, ranked_outputs: list, late_colours: bool = True) -> tuple[tuple, tuple[bool, ...] | None]:
+    """Per test input, up to two distinct outputs (lists of rows) taken from the records in rank order, those
+    with a colour from nowhere (`seen_colours`) after all others unless `late_colours` is False, and whether
+    each test input's attempts hold its known output."""
     preds = []
-    for i in range(len(task.test_inputs)):
+    for i, inp in enumerate(task.test_inputs):
+        seen = seen_colours(task, i) if late_colours else set(range(256))
         tries: list = []
+        late: list = []
         for outputs in ranked_outputs:
             g = outputs[i]
-            if g is not None and g not in tries:
-                tries.append(g)
+            if g is None or g in tries or g in late:
+                continue
+            (tries if colours_seen(g, seen) else late).append(g)
             if len(tries) == 2:
                 break
-        preds.append(tuple(tries))
+        preds.append(tuple((tries + late)[:2]))
     correct = None
     if task.test_outputs is not None:
         correct = tuple([list(r) for r in want] in list(preds[i]) for i, want in enumerate(task.test_outputs))
     return tuple(preds), correct
 
 
-__all__ = ["LONG_FIT", "attempt_order", "attempts", "by_kind", "merged_kinds", "normalised_records", "rank_key",
-           "ranked_records", "record_kinds", "sized"]
+def seen_colours(task: Task, i: int) -> set[int]:
+    """The colours test output i may hold: its input's, and those that a demo output adds to its own input."""
+    added = set().union(*(_colours(out) - _colours(inp) for inp, out in task.train))
+    return added | _colours(task.test_inputs[i])
+
+
+def _colours(grid) -> set[int]:
+    return {c for row in grid for c in row}
+
+
+def colours_seen(grid, seen: set[int]) -> bool:
+    """Whether every colour of `grid` is in `seen`."""
+    return _colours(grid) <= seen
+
+
+__all__ = ["LONG_FIT", "attempt_order", "attempts", "by_kind", "colours_seen", "merged_kinds", "normalised_records", "rank_key",
+           "ranked_records", "record_kinds", "seen_colours", "sized"]
