@@ -17,6 +17,13 @@ def bottomhalf(g): return g[H(g) - H(g) // 2:] if H(g) // 2 else []
 def lefthalf(g): return [r[:W(g) // 2] for r in g]
 def righthalf(g): return [r[W(g) - W(g) // 2:] for r in g] if W(g) // 2 else [[]]
 def trim(g): return [r[1:-1] for r in g[1:-1]]
+
+
+def pad_edge(g):
+    rows = [[r[0], *r, r[-1]] for r in [g[0], *g, g[-1]]]
+    for i in (0, -1):
+        rows[i][0] = rows[i][-1] = 0
+    return rows if H(rows) <= 30 and W(rows) <= 30 else []
 def upscale(g, k): return [[v for v in r for _ in range(k)] for r in g for _ in range(k)]
 def hupscale(g, k): return [[v for v in r for _ in range(k)] for r in g]
 def vupscale(g, k): return [list(r) for r in g for _ in range(k)]
