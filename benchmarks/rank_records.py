@@ -33,15 +33,17 @@ def attempts_right(recs: list[dict]) -> int:
 
 
 def first_right(recs: list[dict], i: int) -> tuple[int, str] | None:
-    """(rank among distinct outputs, record kind) of the first right output for test output i, or None."""
-    seen: list = []
+    """(rank among distinct outputs, those of colours from nowhere after the others as in `attempts_right`,
+    record kind) of the first right output for test output i, or None."""
+    firsts: dict = {}  # output hash -> its first record
     for r in recs:
         h = r["outputs"][i]
-        if h is None or h in seen:
-            continue
-        seen.append(h)
+        if h is not None and h not in firsts:
+            firsts[h] = r
+    order = sorted(firsts.values(), key=lambda r: not r.get("seen", [True] * (i + 1))[i])  # stable
+    for k, r in enumerate(order, 1):
         if r["right"][i]:
-            return len(seen), r["kind"]
+            return k, r["kind"]
     return None
 
 
