@@ -50,16 +50,22 @@ def by_kind(st: TaskState) -> tuple[tuple, tuple]:
 
 
 # Ranking: the task's fits and its normalised copy's together (`rank_key`), then lookups, overlays, the copy's
-# overlays, partial fits, the copy's partial fits, guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at
+# overlays, partial fits (both's, below), guesses, the copy's guesses. ARC-AGI-1 training at depth 3, copies at
 # depth 2 (H200, 2026-11-28): 186/416, against 174 with the copy's fits after the task's own, 171 with all of
 # the copy's records after all of the task's, and 169 without copies. Fits of the predicted sizes first: +1 on
 # training at depth 3 (239be575) in three runs (e1a53f8, 657399c, 5645486), none lost.
+#
+# Partial fits, the task's and its copy's together, most demos matched first, then shorter, then the task's own
+# first: +1 on ARC-AGI-1 training at depth 3 (bc1d5164, whose copy's partial fit matched two demos and ranked
+# after the task's own of one), none lost on training or evaluation (from d0773da's records, `rank_records`).
 def merged_kinds(st: TaskState) -> tuple[list[FitRecord], ...]:
     """Fits (the task's and its normalised copy's ranked together, those whose test outputs have the predicted
-    sizes first), lookups, overlays, partial fits and guesses (the copy's after the task's of each kind)."""
+    sizes first), lookups, overlays, partial fits (together, most demos matched first) and guesses (the copy's
+    after the task's of each kind but partial fits)."""
     own, copy = by_kind(st)
     fits = sorted(own[0] + copy[0], key=lambda f: (not sized(f, st.sizes), rank_key(f)))
-    return (fits, *(a + b for a, b in zip(own[1:], copy[1:])))
+    lookups, overlays, partials, guesses = (a + b for a, b in zip(own[1:], copy[1:]))
+    return fits, lookups, overlays, sorted(partials, key=lambda r: (-r.matched, r.length)), guesses
 
 
 def sized(f: FitRecord, sizes: list | None) -> bool:
