@@ -66,6 +66,7 @@ GATHER: dict[str, tuple[str, str, str, str]] = {
     "rot4_ccw": ("sel(h==w, 2*h, 0)", "2*w", "sel(i<h, sel(j<w, i, j-w), sel(j<w, h-1-j, 2*h-1-i))",
                  "sel(i<h, sel(j<w, j, w-1-i), sel(j<w, i-h, 2*w-1-j))"),
     "crop": ("p2", "p3", "p0+i", "p1+j"),
+    "canvas": ("2*h", "2*w", "sel(i<h, i, 0)", "sel(j<w, j, 0)"),  # cells past the grid are set to 0 after
     "pad_edge": ("h+2", "w+2", "sel(i<1, 0, sel(i>h, h-1, i-1))", "sel(j<1, 0, sel(j>w, w-1, j-1))"),
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..grids import MAX, GridBatch
+from ..grids import MAX, PAD, GridBatch
 from ..kernels import background, colour_counts, gather
 from . import reference as ref
 from .colour import C
@@ -61,6 +61,17 @@ def pad_edge(g: GridBatch) -> GridBatch:
     edge_j = (r == 0) | (r == out.w.reshape(n, 1) - 1)
     corner = edge_i[:, :, None] & edge_j[:, None, :] & (out.h > 0).reshape(n, 1, 1)
     return GridBatch(xp.where(corner, xp.uint8(0), out.data).astype(xp.uint8), out.h, out.w)
+
+
+@family("canvas", "size", ref.canvas, padded=True)
+def canvas(g: GridBatch) -> GridBatch:
+    """The grid at the top left of a canvas of 0s twice its height and width (`d13f3404`: then rays)."""
+    xp = g.xp
+    out = gather(g, "canvas")
+    r = xp.arange(MAX)
+    n = len(out)
+    past = (r.reshape(1, MAX, 1) >= g.h.reshape(n, 1, 1)) | (r.reshape(1, 1, MAX) >= g.w.reshape(n, 1, 1))
+    return GridBatch(xp.where(past & (out.data != PAD), xp.uint8(0), out.data).astype(xp.uint8), out.h, out.w)
 
 
 def _scaled(name: str, doc: str) -> None:

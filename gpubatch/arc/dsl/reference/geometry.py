@@ -19,6 +19,12 @@ def righthalf(g): return [r[W(g) - W(g) // 2:] for r in g] if W(g) // 2 else [[]
 def trim(g): return [r[1:-1] for r in g[1:-1]]
 
 
+def canvas(g):
+    if 2 * H(g) > 30 or 2 * W(g) > 30:
+        return []
+    return [list(r) + [0] * W(g) for r in g] + [[0] * (2 * W(g)) for _ in range(H(g))]
+
+
 def pad_edge(g):
     rows = [[r[0], *r, r[-1]] for r in [g[0], *g, g[-1]]]
     for i in (0, -1):
