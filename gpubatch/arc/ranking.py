@@ -103,15 +103,18 @@ def attempts(task: Task, ranked_outputs: list, late_colours: bool = True) -> tup
     with a colour from nowhere (`seen_colours`) after all others unless `late_colours` is False, and whether
     each test input's attempts hold its known output."""
     preds = []
-    for i, inp in enumerate(task.test_inputs):
-        seen = seen_colours(task, i) if late_colours else set(range(256))
+    for i in range(len(task.test_inputs)):
+        seen = seen_colours(task, i) if late_colours else None
         tries: list = []
-        late: list = []
+        late: list = []  # the first two outputs of colours from nowhere: all an attempt may still take
         for outputs in ranked_outputs:
             g = outputs[i]
             if g is None or g in tries or g in late:
                 continue
-            (tries if colours_seen(g, seen) else late).append(g)
+            if seen is None or colours_seen(g, seen):
+                tries.append(g)
+            elif len(late) < 2:
+                late.append(g)
             if len(tries) == 2:
                 break
         preds.append(tuple((tries + late)[:2]))
@@ -136,5 +139,5 @@ def colours_seen(grid, seen: set[int]) -> bool:
     return _colours(grid) <= seen
 
 
-__all__ = ["LONG_FIT", "attempt_order", "attempts", "by_kind", "colours_seen", "merged_kinds", "normalised_records", "rank_key",
-           "ranked_records", "record_kinds", "seen_colours", "sized"]
+__all__ = ["LONG_FIT", "attempt_order", "attempts", "by_kind", "colours_seen", "merged_kinds", "normalised_records",
+           "rank_key", "ranked_records", "record_kinds", "seen_colours", "sized"]
