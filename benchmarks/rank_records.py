@@ -14,34 +14,27 @@ import json
 from collections import Counter
 
 
-def attempts_right(recs: list[dict]) -> int:
-    """Test outputs whose two attempts (distinct outputs in record order, those of colours from nowhere after
-    the others where the records say so, as `ranking.attempts` does) hold the right one."""
-    if not recs:
-        return 0
-    right = 0
-    for i in range(len(recs[0]["outputs"])):
-        tries, late = {}, {}  # output hash -> right
-        for r in recs:
-            h = r["outputs"][i]
-            if h is not None and h not in tries and h not in late:
-                (tries if r.get("seen", [True] * (i + 1))[i] else late)[h] = r["right"][i]
-            if len(tries) == 2:
-                break
-        right += any((list(tries.values()) + list(late.values()))[:2])
-    return right
-
-
-def first_right(recs: list[dict], i: int) -> tuple[int, str] | None:
-    """(rank among distinct outputs, those of colours from nowhere after the others as in `attempts_right`,
-    record kind) of the first right output for test output i, or None."""
+def attempt_order(recs: list[dict], i: int) -> list[dict]:
+    """The first record of each distinct output for test output i, in record order, those of colours from
+    nowhere after the others where the records say so (as `ranking.attempts` orders them)."""
     firsts: dict = {}  # output hash -> its first record
     for r in recs:
         h = r["outputs"][i]
         if h is not None and h not in firsts:
             firsts[h] = r
-    order = sorted(firsts.values(), key=lambda r: not r.get("seen", [True] * (i + 1))[i])  # stable
-    for k, r in enumerate(order, 1):
+    return sorted(firsts.values(), key=lambda r: not r.get("seen", [True] * (i + 1))[i])  # stable
+
+
+def attempts_right(recs: list[dict]) -> int:
+    """Test outputs whose two attempts (`attempt_order`'s first two) hold the right one."""
+    if not recs:
+        return 0
+    return sum(any(r["right"][i] for r in attempt_order(recs, i)[:2]) for i in range(len(recs[0]["outputs"])))
+
+
+def first_right(recs: list[dict], i: int) -> tuple[int, str] | None:
+    """(rank in `attempt_order`, record kind) of the first right output for test output i, or None."""
+    for k, r in enumerate(attempt_order(recs, i), 1):
         if r["right"][i]:
             return k, r["kind"]
     return None

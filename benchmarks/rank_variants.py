@@ -10,7 +10,7 @@ unseen cells, demos matched, whether the copy's, whether of the predicted sizes,
 of the grid, whether its colours are seen (`ranking.seen_colours`), and whether it is right):
 rankings can then be studied on the CPU without searching again.
 Rankings: `default` (run-batt's: the task's and its colour-normalised copy's fits together, those whose
-test outputs all have the predicted sizes first, then by `_rank_key`, lookups before the fits of 3 steps or
+test outputs all have the predicted sizes first, then by `ranking.rank_key`, lookups before the fits of 3 steps or
 more (`ranking.LONG_FIT`); then overlays, partial fits and guesses, each kind followed by the copy's); the
 variants that list kinds keep lookups after every fit: `no-overlays` (fits, lookups, partial fits, guesses);
 `overlays-last` (fits, lookups, partial fits, guesses, overlays); `no-partials` (fits, lookups, overlays,
@@ -21,7 +21,8 @@ run-batt's ranking before `ranking.LONG_FIT`); `lookups-before-2` (before the fi
 `partials-one-step` (a partial rule fit ranked with the complete fits as half a step or one step longer, not
 after them);
 `colours-any` (`default`'s records, but an output of a colour from nowhere, in no demo output's added
-colours and not in its test input, not put after the others); `size-any` (fits by `_rank_key` alone, whatever the sizes of their test outputs);
+colours and not in its test input, not put after the others); `size-any` (fits by `ranking.rank_key` alone,
+whatever the sizes of their test outputs);
 `no-norm` (the task's own records only, not its colour-normalised copy's); `norm-last` (all of the copy's
 after all of the task's own); `fits-apart` (the copy's fits after the task's); `copy-by-votes` (the copy's
 fits and the task's of one length by votes, not the task's first).
@@ -126,6 +127,7 @@ def task_records(st, gs) -> list[dict]:
     kinds = ranking.merged_kinds(st)
     kind_of = {id(r): k for k, recs in zip(KINDS, kinds) for r in recs}
     want = [[list(r) for r in g] for g in st.task.test_outputs or ()]
+    seen = [ranking.seen_colours(st.task, i) for i in range(len(st.task.test_inputs))]
     out = []
     for r in ranking.attempt_order(kinds):
         fit = batt._fit(r, gs)
@@ -133,8 +135,8 @@ def task_records(st, gs) -> list[dict]:
                     "level": r.level, "rule": r.rule, "cmap": r.cmap is not None, "unseen": r.unseen,
                     "matched": r.matched, "normalised": r.normalised, "sized": ranking.sized(r, st.sizes),
                     "outputs": [None if g is None else zlib.crc32(str(g).encode()) for g in r.outputs],
-                    "seen": [g is not None and ranking.colours_seen(g, ranking.seen_colours(st.task, i))
-                             for i, g in enumerate(r.outputs) if i < len(st.task.test_inputs)],
+                    "seen": [g is not None and ranking.colours_seen(g, seen[i])
+                             for i, g in enumerate(r.outputs) if i < len(seen)],
                     "right": [g is not None and i < len(want) and g == want[i] for i, g in enumerate(r.outputs)]})
     return out
 
