@@ -11,8 +11,6 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-import numpy as np
-
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from .colournorm import normalise, renamings
 from .fits import FitRecord
@@ -20,6 +18,7 @@ from .programs import Program
 from .ranking import attempt_order, attempts, merged_kinds
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
 from .tasks import Task
+from .warmup import mark_warm, precompile, sample_grids
 
 
 @dataclass(frozen=True)
@@ -265,15 +264,17 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
 
 
 def _warm_search(backend: Backend, cfg: SearchConfig) -> None:
-    """On a GPU, compile and load every kernel the search runs, before the timed work: a depth-2 search of
-    one small made-up task (its first level keeps 3 states); nothing of it is kept."""
+    """On a GPU, compile and load every kernel the search runs, before the timed work: the primitives' kernels
+    in worker processes where CuPy's cache is cold (`warmup`), then a depth-2 search of one small made-up task
+    (its first level keeps 3 states); nothing of it is kept."""
     if not backend.is_gpu:
         return
-    rng = np.random.default_rng(1)
-    grids = [tuple(map(tuple, rng.integers(0, 10, (5, 6)).tolist())) for _ in range(3)]
+    grids = sample_grids()
     task = Task("warm-up", tuple((g, g[::-1]) for g in grids[:2]), (grids[2],))
-    P = len(builtin_primitives())
-    search_shard([task], backend, replace(cfg, depth=min(2, cfg.depth), max_states=4 * P))
+    prims = builtin_primitives()
+    precompile(backend, prims)
+    search_shard([task], backend, replace(cfg, depth=min(2, cfg.depth), max_states=4 * len(prims)))
+    mark_warm(backend, prims)
 
 
 def summarize(results: list[TaskResult], seconds: float, skipped: int = 0, start: float = 0.0) -> BattSummary:
