@@ -64,11 +64,19 @@ def marker(backend: Backend, prims: Sequence[Primitive]) -> Path | None:
     return Path(folder) / f"gpubatch-warm-{hashlib.sha1(what.encode()).hexdigest()[:16]}"
 
 
+def _daemonic() -> bool:
+    """Whether this process may not start children (a Dask worker's, for one)."""
+    import multiprocessing
+
+    return multiprocessing.current_process().daemon
+
+
 def precompile(backend: Backend, prims: Sequence[Primitive], workers: int | None = None) -> int:
     """Compile every primitive's kernels into CuPy's cache from a pool of worker processes, unless the cache
-    is marked warm; returns the workers started (0 on the CPU, with a warm cache or one worker)."""
+    is marked warm; returns the workers started (0 on the CPU, with a warm cache, one worker, or in a daemonic
+    process, where the warm-up search compiles everything itself)."""
     n = min(WORKERS if workers is None else workers, os.cpu_count() or 1, len(prims))
-    if not backend.is_gpu or n <= 1:
+    if not backend.is_gpu or n <= 1 or _daemonic():
         return 0
     mark = marker(backend, prims)
     if mark is None or mark.exists():

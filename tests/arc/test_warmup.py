@@ -23,7 +23,8 @@ def test_sample_grids_are_fixed_and_use_every_colour():
 @pytest.mark.gpu
 def test_cold_cache_compiles_in_workers_then_is_marked_warm(tmp_path, monkeypatch):
     """A cold cache (an empty folder): two workers fill it with the primitives' modules; once marked warm, no
-    worker starts; another set of primitives is another marker. With the cache in memory, none starts."""
+    worker starts; another set of primitives is another marker. In a daemonic process, or with the cache in
+    memory, none starts."""
     from gpubatch.engine.backend import cupy_backend
 
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
@@ -37,5 +38,8 @@ def test_cold_cache_compiles_in_workers_then_is_marked_warm(tmp_path, monkeypatc
     assert mark.exists()
     assert warmup.precompile(backend, prims, workers=2) == 0
     assert warmup.marker(backend, prims[:6]) != mark
+    monkeypatch.setattr(warmup, "_daemonic", lambda: True)  # a Dask worker may start no process
+    assert warmup.precompile(backend, prims[:6], workers=2) == 0
+    monkeypatch.setattr(warmup, "_daemonic", lambda: False)
     monkeypatch.setenv("CUPY_CACHE_IN_MEMORY", "1")
     assert warmup.precompile(backend, prims[:6], workers=2) == 0
