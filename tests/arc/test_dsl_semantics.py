@@ -220,3 +220,26 @@ def test_boxes_fill_each_colours_bounding_box():
     want = [[0, 0, 0, 0, 0], [0, 3, 3, 3, 0], [0, 3, 3, 3, 0], [5, 5, 5, 0, 0], [5, 5, 5, 0, 2]]
     assert ref.boxes(g) == want  # a lone cell (2) has no box; 3's box is filled before 5's
     assert REGISTRY.get("boxes")(GridBatch.from_lists([g])).to_lists()[0] == want
+
+
+def test_elbow_joins_two_cells_along_the_chosen_colours_row():
+    g = [[0, 0, 0, 0, 0],
+         [0, 8, 0, 0, 0],
+         [0, 0, 0, 0, 0],
+         [0, 0, 0, 2, 0]]
+    lo = [[0, 0, 0, 0, 0],   # along the row of 2 (the lower colour) to 8's column, then up to 8
+          [0, 8, 0, 0, 0],
+          [0, 4, 0, 0, 0],
+          [0, 4, 4, 2, 0]]
+    hi = [[0, 0, 0, 0, 0],   # along the row of 8 to 2's column, then down to 2
+          [0, 8, 4, 4, 0],
+          [0, 0, 0, 4, 0],
+          [0, 0, 0, 2, 0]]
+    for corner, want in (("lo", lo), ("hi", hi)):
+        assert ref.elbow(g, corner, 4) == want
+        prim = REGISTRY.get("elbow", corner=corner, c=4)
+        assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
+    for bad in ([[8, 0, 8]], [[8, 2, 3]], [[0, 8, 0]]):  # two cells of one colour, three cells, one cell
+        assert ref.elbow(bad, "lo", 4) is None
+        assert GridBatch.from_lists([bad]).h.tolist() == [1]
+        assert REGISTRY.get("elbow", corner="lo", c=4)(GridBatch.from_lists([bad])).h.tolist() == [0]

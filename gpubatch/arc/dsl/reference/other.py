@@ -1,5 +1,5 @@
 """Per-grid references of the other primitives: gravity, symmetry, outlines, rays, periodic patterns, the
-hidden part restored, shifts, connecting lines and diagonals."""
+hidden part restored, shifts, connecting lines, elbow paths and diagonals."""
 from __future__ import annotations
 
 from .base import H, W, _crop_to, background
@@ -205,6 +205,18 @@ def connect(g, dir, c):
         out.append([g[i][j] if val[j] < 0 else (val[j] if c == "same" else c) for j in range(W(g))])
     return out
 
+
+def elbow(g, corner, c):
+    """Exactly two non-0 cells, of two colours: a path of colour c over the 0 cells between them, along the
+    row of the lower colour's cell (corner=lo; the higher's for hi) to the other's column, then along that
+    column to it; None otherwise."""
+    cells = sorted((g[i][j], i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j])
+    if len(cells) != 2 or cells[0][0] == cells[1][0]:
+        return None
+    (_, r1, c1), (_, r2, c2) = cells if corner == "lo" else cells[::-1]
+    path = {(r1, j) for j in range(min(c1, c2), max(c1, c2) + 1)} | \
+        {(i, c2) for i in range(min(r1, r2), max(r1, r2) + 1)}
+    return [[c if (i, j) in path and not g[i][j] else g[i][j] for j in range(W(g))] for i in range(H(g))]
 
 def diagonal(g, dir):
     """Every cell takes the colour of its diagonal class: (i + j) mod p (anti) or (i - j) mod p (main) for the
