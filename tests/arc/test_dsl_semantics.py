@@ -243,3 +243,19 @@ def test_elbow_joins_two_cells_along_the_chosen_colours_row():
         assert ref.elbow(bad, "lo", 4) is None
         assert GridBatch.from_lists([bad]).h.tolist() == [1]
         assert REGISTRY.get("elbow", corner="lo", c=4)(GridBatch.from_lists([bad])).h.tolist() == [0]
+
+
+def test_open_lines_fill_the_rows_and_columns_empty_inside_the_outer_ring():
+    g = [[8, 8, 8, 8, 8],
+         [2, 4, 0, 1, 8],
+         [2, 0, 0, 0, 8],
+         [2, 2, 0, 0, 8]]
+    want = [[8, 8, 8, 8, 8],
+            [2, 4, 3, 1, 8],   # column 2 is empty from row 1 to row 2
+            [2, 3, 3, 3, 8],   # row 2 is empty from column 1 to column 3
+            [2, 2, 0, 0, 8]]   # the outer ring never changes
+    assert ref.open_lines(g, 3) == want
+    prim = REGISTRY.get("open_lines", c=3)
+    assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
+    full = [[1, 1, 1], [1, 5, 1], [1, 1, 1]]
+    assert ref.open_lines(full, 3) is None and prim(GridBatch.from_lists([full])).h.tolist() == [0]

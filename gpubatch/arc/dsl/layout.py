@@ -1,6 +1,6 @@
 """Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, reverse the
-colours of concentric rings, keep only the centre row or column (meant for a task's inputs: the built-in
-search applies them at depth 1 only), and sort the rows or columns by how full they are (at every depth).
+colours of concentric rings, keep only the centre row or column, fill the open lanes of a framed grid (these
+two meant for a task's inputs: the built-in search applies them at depth 1 only), and sort the rows or columns by how full they are (at every depth).
 Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..grids import MAX, PAD, GridBatch
 from ..kernels import background
 from . import reference as ref
+from .colour import COLOURS
 from .registry import Param, family
 
 AXES = (Param("axis", ("h", "v")),)
@@ -92,6 +93,22 @@ def keep_centre(g: GridBatch, axis: str) -> GridBatch:
     out = xp.where(keep | (d == PAD), d, background(g).reshape(n, 1, 1)).astype(xp.uint8)
     return GridBatch(out, xp.where(size.reshape(n) % 2 == 1, g.h, 0).astype(xp.int32), g.w)
 
+
+@family("open_lines", "other", ref.open_lines, (Param("c", COLOURS[1:]),), padded=True, first=True)
+def open_lines(g: GridBatch, c: int) -> GridBatch:
+    """Rows whose cells inside the outer ring are all 0, and such columns, get those cells in colour c
+    (`2bee17df`: the open lanes across a framed grid); invalid below 3x3 or without such a line."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    r = xp.arange(MAX)
+    i, j = r.reshape(1, MAX, 1), r.reshape(1, 1, MAX)
+    inner = (i >= 1) & (i < g.h.reshape(n, 1, 1) - 1) & (j >= 1) & (j < g.w.reshape(n, 1, 1) - 1)
+    blank = (d == 0) | ~inner
+    paint = inner & (blank.all(axis=2, keepdims=True) | blank.all(axis=1, keepdims=True))
+    ok = (g.h >= 3) & (g.w >= 3) & paint.any(axis=(1, 2))
+    out = xp.where(paint, c, d).astype(xp.uint8)
+    return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
 
 @family("sort_lines", "other", ref.sort_lines, (Param("axis", ("rows", "cols")), Param("order", ("asc", "desc"))),
         padded=True)

@@ -154,6 +154,18 @@ def keep_centre(g, axis):
     return [[v if j == W(g) // 2 else bg for j, v in enumerate(r)] for r in g]
 
 
+def open_lines(g, c):
+    """Rows whose cells inside the outer ring are all 0, and such columns: those cells become c; None below
+    3x3 or without such a line."""
+    if H(g) < 3 or W(g) < 3:
+        return None
+    rows = {i for i in range(1, H(g) - 1) if not any(g[i][1:-1])}
+    cols = {j for j in range(1, W(g) - 1) if not any(g[i][j] for i in range(1, H(g) - 1))}
+    if not rows and not cols:
+        return None
+    return [[c if 0 < i < H(g) - 1 and 0 < j < W(g) - 1 and (i in rows or j in cols) else g[i][j]
+             for j in range(W(g))] for i in range(H(g))]
+
 def spread(g, order):
     split = _split_lines(g)
     if split is None:
