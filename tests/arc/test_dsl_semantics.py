@@ -259,3 +259,13 @@ def test_open_lines_fill_the_rows_and_columns_empty_inside_the_outer_ring():
     assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
     full = [[1, 1, 1], [1, 5, 1], [1, 1, 1]]
     assert ref.open_lines(full, 3) is None and prim(GridBatch.from_lists([full])).h.tolist() == [0]
+
+
+def test_diag_square_lays_a_row_or_column_along_the_diagonal():
+    want = [[8, 0, 0], [0, 3, 0], [0, 0, 8]]
+    prim = REGISTRY.get("diag_square")
+    for g in ([[8, 3, 8]], [[8], [3], [8]]):
+        assert ref.diag_square(g) == want
+        assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
+    for bad in ([[5]], [[1, 2], [3, 4]]):
+        assert ref.diag_square(bad) is None and prim(GridBatch.from_lists([bad])).h.tolist() == [0]

@@ -1,6 +1,7 @@
 """Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, reverse the
 colours of concentric rings, keep only the centre row or column, fill the open lanes of a framed grid (these
-two meant for a task's inputs: the built-in search applies them at depth 1 only), and sort the rows or columns by how full they are (at every depth).
+two meant for a task's inputs: the built-in search applies them at depth 1 only), lay a row along a square's
+diagonal, and sort the rows or columns by how full they are (at every depth).
 Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
@@ -109,6 +110,21 @@ def open_lines(g: GridBatch, c: int) -> GridBatch:
     ok = (g.h >= 3) & (g.w >= 3) & paint.any(axis=(1, 2))
     out = xp.where(paint, c, d).astype(xp.uint8)
     return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+@family("diag_square", "size", ref.diag_square)
+def diag_square(g: GridBatch) -> GridBatch:
+    """A row (or column) of n >= 2 cells becomes the n x n grid with them on its main diagonal, 0 elsewhere
+    (`d0f5fe59`: `count_objects | diag_square`); invalid for any other grid."""
+    xp = g.xp
+    n = len(g)
+    row, col = g.h == 1, g.w == 1
+    size = xp.where(row, g.w, g.h)
+    ok = (row | col) & (size >= 2)
+    line = xp.where(row.reshape(n, 1), g.data[:, 0, :], g.data[:, :, 0])
+    r = xp.arange(MAX)
+    out = xp.where((r.reshape(MAX, 1) == r.reshape(1, MAX)).reshape(1, MAX, MAX), line.reshape(n, MAX, 1), 0)
+    side = xp.where(ok, size, 0).astype(xp.int32)
+    return GridBatch(out.astype(xp.uint8), side, side)
 
 @family("sort_lines", "other", ref.sort_lines, (Param("axis", ("rows", "cols")), Param("order", ("asc", "desc"))),
         padded=True)

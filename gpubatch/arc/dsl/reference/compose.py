@@ -166,6 +166,14 @@ def open_lines(g, c):
     return [[c if 0 < i < H(g) - 1 and 0 < j < W(g) - 1 and (i in rows or j in cols) else g[i][j]
              for j in range(W(g))] for i in range(H(g))]
 
+def diag_square(g):
+    """A row (or column) of n >= 2 cells: the n x n grid with them on its main diagonal, 0 elsewhere."""
+    if H(g) != 1 and W(g) != 1:
+        return None
+    cells = g[0] if H(g) == 1 else [r[0] for r in g]
+    n = len(cells)
+    return [[cells[i] if i == j else 0 for j in range(n)] for i in range(n)] if n >= 2 else None
+
 def spread(g, order):
     split = _split_lines(g)
     if split is None:
