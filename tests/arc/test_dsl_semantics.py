@@ -269,3 +269,25 @@ def test_diag_square_lays_a_row_or_column_along_the_diagonal():
         assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
     for bad in ([[5]], [[1, 2], [3, 4]]):
         assert ref.diag_square(bad) is None and prim(GridBatch.from_lists([bad])).h.tolist() == [0]
+
+
+def test_attract_moves_each_cell_alone_next_to_the_nearest_colour_in_line():
+    g = [[0, 0, 5, 0, 0, 0],
+         [0, 0, 0, 0, 0, 0],
+         [0, 0, 2, 2, 0, 5],
+         [0, 0, 2, 2, 0, 0],
+         [0, 0, 0, 0, 0, 0],
+         [5, 0, 0, 0, 0, 4]]
+    want = [[0, 0, 0, 0, 0, 0],
+            [0, 0, 5, 0, 0, 0],   # straight down
+            [0, 0, 2, 2, 5, 0],   # straight left
+            [0, 0, 2, 2, 0, 0],
+            [0, 5, 0, 0, 4, 0],   # diagonally up-right and up-left
+            [0, 0, 0, 0, 0, 0]]
+    assert ref.attract(g, 2) == want
+    prim = REGISTRY.get("attract", c=2)
+    assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
+    clash = [[0, 5], [0, 4], [0, 2]]  # the 5 would land where the 4 is (beside the 2 already)
+    still = [[5, 2, 0]]                        # nothing moves
+    for bad in (clash, still):
+        assert ref.attract(bad, 2) is None and prim(GridBatch.from_lists([bad])).h.tolist() == [0]

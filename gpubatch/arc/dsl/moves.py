@@ -1,11 +1,13 @@
-"""Rigid moves of part of a grid: `gravitate(c)` moves every cell that is neither colour c nor background, as
-one piece, straight towards the cells of colour c until the two touch (arc-dsl's `gravitate` and `move`;
-`05f2a901`). Meant for a task's inputs (the built-in search applies it at depth 1 only).
+"""Moves of part of a grid: `gravitate(c)` moves every cell that is neither colour c nor background, as one
+piece, straight towards the cells of colour c until the two touch (arc-dsl's `gravitate` and `move`;
+`05f2a901`); `attract(c)` moves each such cell alone towards the nearest cell of colour c in line. Meant for a
+task's inputs (the built-in search applies them at depth 1 only).
 
 The piece moves along the axis on which the two boxes overlap (columns first: up or down), towards the other;
 with no overlap, or with the boxes overlapping on both axes, the grid gives no result. The whole batch at once:
 every distance 0-29 in every direction is tried as a shifted mask against the 4-neighbourhood of colour c, and
-each grid takes the first distance at which its piece touches.
+each grid takes the first distance at which its piece touches. `attract` finds each cell's distance to colour c
+in each direction by one scan over the rows (or columns), each row from the one before it.
 """
 from __future__ import annotations
 
@@ -66,3 +68,50 @@ def gravitate(g: GridBatch, c: int) -> GridBatch:
     out = xp.where(piece, background(g).reshape(n, 1, 1).astype(d.dtype), d)
     out = xp.where(moved, d.reshape(-1)[flat], out).astype(xp.uint8)
     return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+
+def _nearest(xp, target, di: int, dj: int):
+    """[B, 30, 30] int32: steps from each cell to the first `target` cell in direction (di, dj), MAX + 1 where
+    none is; one scan over the rows (the columns for a horizontal direction), each row from the one before."""
+    if di == 0:
+        return _nearest(xp, target.transpose(0, 2, 1), dj, 0).transpose(0, 2, 1)
+    out = xp.full(target.shape, MAX + 1, xp.int32)
+    lo, hi = max(0, -dj), MAX - max(0, dj)  # the columns whose neighbour (j + dj) is inside
+    for i in range(MAX - 2, -1, -1) if di > 0 else range(1, MAX):
+        ahead = out[:, i + di, lo + dj:hi + dj]
+        out[:, i, lo:hi] = xp.where(target[:, i + di, lo + dj:hi + dj], 1, xp.minimum(ahead + 1, MAX + 1))
+    return out
+
+
+@family("attract", "other", ref.attract, (Param("c", COLOURS[1:]),), padded=True, first=True)
+def attract(g: GridBatch, c: int) -> GridBatch:
+    """Each cell neither colour c nor background moves, alone, towards the nearest cell of colour c in a
+    straight line (8 directions) until beside it (`a48eeaf7`); one with none in line stays; invalid where two
+    would land on one cell or nothing moves."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    bg = background(g).reshape(n, 1, 1)
+    target = d == c
+    mover = (d < PAD) & ~target & (d != bg)
+    far = MAX + 1
+    best = xp.full((n, MAX, MAX), far, xp.int32)
+    way = xp.zeros((n, MAX, MAX), xp.int32)
+    for idx, (di, dj) in enumerate(ref.ATTRACT_STEPS):  # the nearest, then the first direction
+        dist = _nearest(xp, target, di, dj)
+        better = dist < best
+        best, way = xp.where(better, dist, best), xp.where(better, idx, way)
+    moving = mover & (best < far)
+    out = xp.where(moving, bg, d).astype(xp.uint8).reshape(-1)
+    src = xp.flatnonzero(moving)
+    k = best.reshape(-1)[src] - 1
+    step = xp.asarray(ref.ATTRACT_STEPS, dtype=xp.int64)[way.reshape(-1)[src]]
+    grid = src // CELLS
+    dst = src + k * (step[:, 0] * MAX + step[:, 1])
+    clash = (out[dst] != bg.reshape(n)[grid]) | (xp.bincount(dst, minlength=n * CELLS)[dst] > 1)
+    bad = xp.bincount(grid[clash], minlength=n) > 0
+    moved = xp.bincount(grid[k > 0], minlength=n) > 0
+    keep = ~bad[grid]  # a clash leaves the grid invalid, and the same on both devices (no racing writes)
+    out[dst[keep]] = d.reshape(-1)[src[keep]]
+    ok = (g.h > 0) & moved & ~bad & (bg.reshape(n) != c)
+    return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)

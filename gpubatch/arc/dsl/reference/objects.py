@@ -204,3 +204,41 @@ def gravitate(g, c):
     for i, j in piece:
         out[i + k * step[0]][j + k * step[1]] = g[i][j]
     return out
+
+
+ATTRACT_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def attract(g, c):
+    """Each cell neither colour c nor background moves, alone, towards the nearest cell of colour c in a
+    straight line (8 directions, passing over anything; ties: the first of ATTRACT_STEPS) until beside it;
+    a cell with none in line stays. None where two cells would land on one, or where nothing moves."""
+    bg = background(g)
+    if c == bg:
+        return None
+    out = [[bg if v not in (c, bg) else v for v in r] for r in g]
+    moves = []
+    for i in range(H(g)):
+        for j in range(W(g)):
+            v = g[i][j]
+            if v in (c, bg):
+                continue
+            best = None
+            for di, dj in ATTRACT_STEPS:
+                k = 1
+                while 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and g[i + k * di][j + k * dj] != c:
+                    k += 1
+                if 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and (best is None or k < best[0]):
+                    best = (k, di, dj)
+            if best is None:
+                out[i][j] = v
+            else:
+                k, di, dj = best
+                moves.append((i + (k - 1) * di, j + (k - 1) * dj, v, k > 1))
+    if not any(m[3] for m in moves):
+        return None
+    for y, x, v, _ in moves:
+        if out[y][x] != bg:
+            return None
+        out[y][x] = v
+    return out
