@@ -227,22 +227,16 @@ def test_elbow_joins_two_cells_along_the_chosen_colours_row():
          [0, 8, 0, 0, 0],
          [0, 0, 0, 0, 0],
          [0, 0, 0, 2, 0]]
-    lo = [[0, 0, 0, 0, 0],   # along the row of 2 (the lower colour) to 8's column, then up to 8
-          [0, 8, 0, 0, 0],
-          [0, 4, 0, 0, 0],
-          [0, 4, 4, 2, 0]]
-    hi = [[0, 0, 0, 0, 0],   # along the row of 8 to 2's column, then down to 2
-          [0, 8, 4, 4, 0],
-          [0, 0, 0, 4, 0],
-          [0, 0, 0, 2, 0]]
-    for corner, want in (("lo", lo), ("hi", hi)):
-        assert ref.elbow(g, corner, 4) == want
-        prim = REGISTRY.get("elbow", corner=corner, c=4)
-        assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
+    assert _both("elbow(corner=lo,c=4)", g) == [[0, 0, 0, 0, 0],   # along the row of 2 (the lower colour) to
+                                                [0, 8, 0, 0, 0],   # 8's column, then up to 8
+                                                [0, 4, 0, 0, 0],
+                                                [0, 4, 4, 2, 0]]
+    assert _both("elbow(corner=hi,c=4)", g) == [[0, 0, 0, 0, 0],   # along the row of 8 to 2's column, then
+                                                [0, 8, 4, 4, 0],   # down to 2
+                                                [0, 0, 0, 4, 0],
+                                                [0, 0, 0, 2, 0]]
     for bad in ([[8, 0, 8]], [[8, 2, 3]], [[0, 8, 0]]):  # two cells of one colour, three cells, one cell
-        assert ref.elbow(bad, "lo", 4) is None
-        assert GridBatch.from_lists([bad]).h.tolist() == [1]
-        assert REGISTRY.get("elbow", corner="lo", c=4)(GridBatch.from_lists([bad])).h.tolist() == [0]
+        assert _both("elbow(corner=lo,c=4)", bad) is None
 
 
 def test_open_lines_fill_the_rows_and_columns_empty_inside_the_outer_ring():
@@ -250,25 +244,18 @@ def test_open_lines_fill_the_rows_and_columns_empty_inside_the_outer_ring():
          [2, 4, 0, 1, 8],
          [2, 0, 0, 0, 8],
          [2, 2, 0, 0, 8]]
-    want = [[8, 8, 8, 8, 8],
-            [2, 4, 3, 1, 8],   # column 2 is empty from row 1 to row 2
-            [2, 3, 3, 3, 8],   # row 2 is empty from column 1 to column 3
-            [2, 2, 0, 0, 8]]   # the outer ring never changes
-    assert ref.open_lines(g, 3) == want
-    prim = REGISTRY.get("open_lines", c=3)
-    assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
-    full = [[1, 1, 1], [1, 5, 1], [1, 1, 1]]
-    assert ref.open_lines(full, 3) is None and prim(GridBatch.from_lists([full])).h.tolist() == [0]
+    assert _both("open_lines(c=3)", g) == [[8, 8, 8, 8, 8],
+                                           [2, 4, 3, 1, 8],   # column 2 is empty from row 1 to row 2
+                                           [2, 3, 3, 3, 8],   # row 2 is empty from column 1 to column 3
+                                           [2, 2, 0, 0, 8]]   # the outer ring never changes
+    assert _both("open_lines(c=3)", [[1, 1, 1], [1, 5, 1], [1, 1, 1]]) is None
 
 
 def test_diag_square_lays_a_row_or_column_along_the_diagonal():
-    want = [[8, 0, 0], [0, 3, 0], [0, 0, 8]]
-    prim = REGISTRY.get("diag_square")
     for g in ([[8, 3, 8]], [[8], [3], [8]]):
-        assert ref.diag_square(g) == want
-        assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
+        assert _both("diag_square", g) == [[8, 0, 0], [0, 3, 0], [0, 0, 8]]
     for bad in ([[5]], [[1, 2], [3, 4]]):
-        assert ref.diag_square(bad) is None and prim(GridBatch.from_lists([bad])).h.tolist() == [0]
+        assert _both("diag_square", bad) is None
 
 
 def test_attract_moves_each_cell_alone_next_to_the_nearest_colour_in_line():
@@ -278,16 +265,11 @@ def test_attract_moves_each_cell_alone_next_to_the_nearest_colour_in_line():
          [0, 0, 2, 2, 0, 0],
          [0, 0, 0, 0, 0, 0],
          [5, 0, 0, 0, 0, 4]]
-    want = [[0, 0, 0, 0, 0, 0],
-            [0, 0, 5, 0, 0, 0],   # straight down
-            [0, 0, 2, 2, 5, 0],   # straight left
-            [0, 0, 2, 2, 0, 0],
-            [0, 5, 0, 0, 4, 0],   # diagonally up-right and up-left
-            [0, 0, 0, 0, 0, 0]]
-    assert ref.attract(g, 2) == want
-    prim = REGISTRY.get("attract", c=2)
-    assert prim(GridBatch.from_lists([g])).to_lists()[0] == want
-    clash = [[0, 5], [0, 4], [0, 2]]  # the 5 would land where the 4 is (beside the 2 already)
-    still = [[5, 2, 0]]                        # nothing moves
-    for bad in (clash, still):
-        assert ref.attract(bad, 2) is None and prim(GridBatch.from_lists([bad])).h.tolist() == [0]
+    assert _both("attract(c=2)", g) == [[0, 0, 0, 0, 0, 0],
+                                        [0, 0, 5, 0, 0, 0],   # straight down
+                                        [0, 0, 2, 2, 5, 0],   # straight left
+                                        [0, 0, 2, 2, 0, 0],
+                                        [0, 5, 0, 0, 4, 0],   # diagonally up-right and up-left
+                                        [0, 0, 0, 0, 0, 0]]
+    assert _both("attract(c=2)", [[0, 5], [0, 4], [0, 2]]) is None  # the 5 would land where the 4 stays
+    assert _both("attract(c=2)", [[5, 2, 0]]) is None  # nothing moves
