@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import Backend
-from ..engine.procs import close_pool, worker_pool
+from ..engine.procs import close_pool, wait_result, worker_pool
 from .dsl.registry import Primitive
 from .grids import GridBatch
 
@@ -73,8 +73,8 @@ def _daemonic() -> bool:
 
 def precompile(backend: Backend, prims: Sequence[Primitive], workers: int | None = None) -> int:
     """Compile every primitive's kernels into CuPy's cache from a pool of worker processes, unless the cache
-    is marked warm; returns the workers started (0 on the CPU, with a warm cache, one worker, or in a daemonic
-    process, where the warm-up search compiles everything itself)."""
+    is marked warm; returns the workers that compiled (0 on the CPU, with a warm cache, one worker, in a
+    daemonic process, or when a worker failed: the warm-up search then compiles what is missing itself)."""
     n = min(WORKERS if workers is None else workers, os.cpu_count() or 1, len(prims))
     if not backend.is_gpu or n <= 1 or _daemonic():
         return 0
@@ -86,8 +86,10 @@ def precompile(backend: Backend, prims: Sequence[Primitive], workers: int | None
     try:
         texts = [p.text for p in prims]  # a primitive travels as its text (its family holds lambdas)
         for job in [pool.submit(_part, backend.device_index or 0, texts[i::n]) for i in range(n)]:
-            job.result()
+            wait_result(job)
         failed = False
+    except Exception:  # noqa: BLE001 - compiling ahead only saves time: the warm-up search compiles what is missing
+        return 0
     finally:
         close_pool(pool, failed)
     return n

@@ -43,3 +43,25 @@ def test_cold_cache_compiles_in_workers_then_is_marked_warm(tmp_path, monkeypatc
     monkeypatch.setattr(warmup, "_daemonic", lambda: False)
     monkeypatch.setenv("CUPY_CACHE_IN_MEMORY", "1")
     assert warmup.precompile(backend, prims[:6], workers=2) == 0
+
+
+def test_a_failing_worker_leaves_the_compiling_to_the_warm_up_search(tmp_path, monkeypatch):
+    """Compiling ahead only saves time: when a worker fails (here: no CuPy to start), precompile gives up
+    quietly, ends its pool and reports no worker; the cache is not marked warm."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gpubatch.engine import Backend
+
+    pools = []
+
+    def pool(n):
+        pools.append(ThreadPoolExecutor(n))
+        return pools[-1]
+
+    monkeypatch.setattr(warmup, "worker_pool", pool)
+    monkeypatch.setattr(warmup, "marker", lambda backend, prims: tmp_path / "mark")
+    monkeypatch.setattr(warmup, "_part", lambda device, steps: 1 / 0)
+    gpu_like = Backend("cupy", numpy_backend().xp, 0)
+    assert gpu_like.is_gpu
+    assert warmup.precompile(gpu_like, builtin_primitives()[:4], workers=2) == 0
+    assert pools and pools[0]._shutdown and not (tmp_path / "mark").exists()
