@@ -273,3 +273,16 @@ def test_attract_moves_each_cell_alone_next_to_the_nearest_colour_in_line():
                                         [0, 0, 0, 0, 0, 0]]
     assert _both("attract(c=2)", [[0, 5], [0, 4], [0, 2]]) is None  # the 5 would land where the 4 stays
     assert _both("attract(c=2)", [[5, 2, 0]]) is None  # nothing moves
+
+
+def test_attach_moves_each_lone_cell_beside_its_own_colour():
+    g = [[0, 3, 0, 0, 4, 0],
+         [4, 3, 0, 3, 4, 0],
+         [0, 3, 0, 0, 4, 2],
+         [0, 3, 0, 0, 4, 3]]
+    assert _both("attach", g) == [[0, 3, 0, 0, 4, 0],
+                                  [0, 3, 3, 4, 4, 0],   # the 4 passes over the 3s; the 3 moves left
+                                  [0, 3, 0, 0, 4, 0],   # no line of 2: removed
+                                  [0, 3, 3, 0, 4, 0]]   # over the 4 and left: none of its colour above
+    assert _both("attach", [[3, 3, 0, 0]]) is None  # no lone cell
+    assert _both("attach", [[3, 3, 4, 0, 3], [0, 0, 4, 0, 0]]) is None  # the 3 would land on the 4

@@ -1,13 +1,15 @@
 """Moves of part of a grid: `gravitate(c)` moves every cell that is neither colour c nor background, as one
 piece, straight towards the cells of colour c until the two touch (arc-dsl's `gravitate` and `move`;
-`05f2a901`); `attract(c)` moves each such cell alone towards the nearest cell of colour c in line. Meant for a
-task's inputs (the built-in search applies them at depth 1 only).
+`05f2a901`); `attract(c)` moves each such cell alone towards the nearest cell of colour c in line; `attach` moves
+each lone cell to the nearest line or shape of its own colour. Meant for a task's inputs (the built-in search
+applies them at depth 1 only).
 
 The piece moves along the axis on which the two boxes overlap (columns first: up or down), towards the other;
 with no overlap, or with the boxes overlapping on both axes, the grid gives no result. The whole batch at once:
 every distance 0-29 in every direction is tried as a shifted mask against the 4-neighbourhood of colour c, and
 each grid takes the first distance at which its piece touches. `attract` finds each cell's distance to colour c
-in each direction by one scan over the rows (or columns), each row from the one before it.
+in each direction by one scan over the rows (or columns), each row from the one before it; `attach` scans the
+ten colours' targets as one batch ten times as deep.
 """
 from __future__ import annotations
 
@@ -103,15 +105,57 @@ def attract(g: GridBatch, c: int) -> GridBatch:
         best, way = xp.where(better, dist, best), xp.where(better, idx, way)
     moving = mover & (best < far)
     out = xp.where(moving, bg, d).astype(xp.uint8).reshape(-1)
-    src = xp.flatnonzero(moving)
-    k = best.reshape(-1)[src] - 1
-    step = xp.asarray(ref.ATTRACT_STEPS, dtype=xp.int64)[way.reshape(-1)[src]]
+    src, dst, k = _land(xp, moving, best, way, ref.ATTRACT_STEPS)
     grid = src // CELLS
-    dst = src + k * (step[:, 0] * MAX + step[:, 1])
     clash = (out[dst] != bg.reshape(n)[grid]) | (xp.bincount(dst, minlength=n * CELLS)[dst] > 1)
     bad = xp.bincount(grid[clash], minlength=n) > 0
     moved = xp.bincount(grid[k > 0], minlength=n) > 0
     keep = ~bad[grid]  # a clash leaves the grid invalid, and the same on both devices (no racing writes)
     out[dst[keep]] = d.reshape(-1)[src[keep]]
     ok = (g.h > 0) & moved & ~bad & (bg.reshape(n) != c)
+    return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+
+def _land(xp, moving, best, way, steps):
+    """Move each `moving` cell best - 1 steps along steps[way]: the flat source and destination indices."""
+    src = xp.flatnonzero(moving)
+    k = best.reshape(-1)[src] - 1
+    step = xp.asarray(steps, dtype=xp.int64)[way.reshape(-1)[src]]
+    return src, src + k * (step[:, 0] * MAX + step[:, 1]), k
+
+
+@family("attach", "other", ref.attach, (), padded=True, first=True)
+def attach(g: GridBatch) -> GridBatch:
+    """Each lone cell (no 4-neighbour of its colour) moves straight to beside the nearest line or shape of its
+    own colour, passing over anything (`1a07d186`, `d687bc17`); one with none in line is removed; invalid
+    without a lone cell or where one would land on another colour."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    bg = background(g).reshape(n, 1, 1)
+    steps = ref.ATTRACT_STEPS[:4]
+    cell = (d < PAD) & (d != bg)
+    stay = cell & xp.stack([_shifted(xp, d, -di, -dj, PAD) == d for di, dj in steps]).any(axis=0)
+    lone = cell & ~stay
+    colours = xp.arange(10, dtype=d.dtype).reshape(1, 10, 1, 1)
+    target = (stay[:, None] & (d[:, None] == colours)).reshape(n * 10, MAX, MAX)
+    own = xp.minimum(d, 9).astype(xp.int64).reshape(n, 1, MAX, MAX)
+    far = MAX + 1
+    best = xp.full((n, MAX, MAX), far, xp.int32)
+    way = xp.zeros((n, MAX, MAX), xp.int32)
+    for idx, (di, dj) in enumerate(steps):  # the nearest, then the first direction
+        dist = xp.take_along_axis(_nearest(xp, target, di, dj).reshape(n, 10, MAX, MAX), own, axis=1)[:, 0]
+        better = dist < best
+        best, way = xp.where(better, dist, best), xp.where(better, idx, way)
+    out = xp.where(lone, bg, d).astype(xp.uint8).reshape(-1)
+    src, dst, _ = _land(xp, lone & (best < far), best, way, steps)
+    grid = src // CELLS
+    v = d.reshape(-1)[src].astype(xp.float64)
+    count = xp.bincount(dst, minlength=n * CELLS)[dst]
+    total = xp.bincount(dst, weights=v, minlength=n * CELLS)[dst]
+    clash = (out[dst] != bg.reshape(n)[grid]) | (total != count * v)  # another colour lands on the same cell
+    bad = xp.bincount(grid[clash], minlength=n) > 0
+    keep = ~bad[grid]
+    out[dst[keep]] = d.reshape(-1)[src[keep]]
+    ok = (g.h > 0) & lone.any(axis=(1, 2)) & ~bad
     return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)

@@ -242,3 +242,34 @@ def attract(g, c):
             return None
         out[y][x] = v
     return out
+
+
+def attach(g):
+    """Each lone cell (no 4-neighbour of its colour, not background) moves straight (4 directions, passing over
+    anything; ties: the first of ATTRACT_STEPS) to beside the nearest cell of its colour that has such a
+    neighbour; one with none in line is removed. None without a lone cell, or where a cell would land on
+    another colour."""
+    bg, h, w = background(g), H(g), W(g)
+
+    def fixed(i, j):
+        return g[i][j] != bg and any(0 <= i + a < h and 0 <= j + b < w and g[i + a][j + b] == g[i][j]
+                                     for a, b in ATTRACT_STEPS[:4])
+    stay = [[fixed(i, j) for j in range(w)] for i in range(h)]
+    out = [[g[i][j] if stay[i][j] else bg for j in range(w)] for i in range(h)]
+    lone = [(i, j) for i in range(h) for j in range(w) if g[i][j] != bg and not stay[i][j]]
+    for i, j in lone:
+        v, best = g[i][j], None
+        for di, dj in ATTRACT_STEPS[:4]:
+            k = 1
+            while 0 <= i + k * di < h and 0 <= j + k * dj < w and not (stay[i + k * di][j + k * dj]
+                                                                         and g[i + k * di][j + k * dj] == v):
+                k += 1
+            if 0 <= i + k * di < h and 0 <= j + k * dj < w and (best is None or k < best[0]):
+                best = (k, di, dj)
+        if best is not None:
+            k, di, dj = best
+            y, x = i + (k - 1) * di, j + (k - 1) * dj
+            if out[y][x] not in (bg, v):
+                return None
+            out[y][x] = v
+    return out if lone else None
