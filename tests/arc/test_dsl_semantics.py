@@ -286,3 +286,19 @@ def test_attach_moves_each_lone_cell_beside_its_own_colour():
                                   [0, 3, 3, 0, 4, 0]]   # over the 4 and left: none of its colour above
     assert _both("attach", [[3, 3, 0, 0]]) is None  # no lone cell
     assert _both("attach", [[3, 3, 4, 0, 3], [0, 0, 4, 0, 0]]) is None  # the 3 would land on the 4
+
+
+def test_reflect_mirrors_each_cell_across_the_nearest_cell_of_the_colour():
+    g = [[0, 5, 0, 0, 0],
+         [0, 0, 0, 0, 0],
+         [2, 2, 2, 0, 0],
+         [0, 0, 0, 0, 0],
+         [0, 0, 0, 0, 7]]
+    assert _both("reflect(c=2)", g) == [[0, 0, 0, 0, 0],
+                                        [0, 0, 0, 0, 0],
+                                        [2, 2, 2, 0, 0],
+                                        [0, 0, 0, 0, 0],
+                                        [0, 5, 0, 0, 7]]   # the 5 mirrored; the 7 has no 2 in line
+    assert _both("reflect(c=2)", [[5, 0, 2, 0]]) is None  # would leave the grid
+    assert _both("reflect(c=2)", [[5, 2, 4]]) is None  # would land on the 4
+    assert _both("reflect(c=2)", [[5, 0], [0, 2]]) is None  # nothing in line: nothing moves

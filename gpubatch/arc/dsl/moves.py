@@ -1,7 +1,8 @@
 """Moves of part of a grid: `gravitate(c)` moves every cell that is neither colour c nor background, as one
 piece, straight towards the cells of colour c until the two touch (arc-dsl's `gravitate` and `move`;
 `05f2a901`); `attract(c)` moves each such cell alone towards the nearest cell of colour c in line; `attach` moves
-each lone cell to the nearest line or shape of its own colour. Meant for a task's inputs (the built-in search
+each lone cell to the nearest line or shape of its own colour; `reflect(c)` mirrors each cell across the
+nearest cell of colour c. Meant for a task's inputs (the built-in search
 applies them at depth 1 only).
 
 The piece moves along the axis on which the two boxes overlap (columns first: up or down), towards the other;
@@ -85,6 +86,17 @@ def _nearest(xp, target, di: int, dj: int):
     return out
 
 
+def _closest(xp, n: int, dists):
+    """The least of the distances [B, 30, 30] that `dists` yields, one per direction, and the index of the
+    first direction that reaches it; MAX + 1 where none does."""
+    best = xp.full((n, MAX, MAX), MAX + 1, xp.int32)
+    way = xp.zeros((n, MAX, MAX), xp.int32)
+    for idx, dist in enumerate(dists):
+        better = dist < best
+        best, way = xp.where(better, dist, best), xp.where(better, idx, way)
+    return best, way
+
+
 @family("attract", "other", ref.attract, (Param("c", COLOURS[1:]),), padded=True, first=True)
 def attract(g: GridBatch, c: int) -> GridBatch:
     """Each cell neither colour c nor background moves, alone, towards the nearest cell of colour c in a
@@ -96,14 +108,8 @@ def attract(g: GridBatch, c: int) -> GridBatch:
     bg = background(g).reshape(n, 1, 1)
     target = d == c
     mover = (d < PAD) & ~target & (d != bg)
-    far = MAX + 1
-    best = xp.full((n, MAX, MAX), far, xp.int32)
-    way = xp.zeros((n, MAX, MAX), xp.int32)
-    for idx, (di, dj) in enumerate(ref.ATTRACT_STEPS):  # the nearest, then the first direction
-        dist = _nearest(xp, target, di, dj)
-        better = dist < best
-        best, way = xp.where(better, dist, best), xp.where(better, idx, way)
-    moving = mover & (best < far)
+    best, way = _closest(xp, n, (_nearest(xp, target, di, dj) for di, dj in ref.ATTRACT_STEPS))
+    moving = mover & (best <= MAX)
     out = xp.where(moving, bg, d).astype(xp.uint8).reshape(-1)
     src, dst, k = _land(xp, moving, best, way, ref.ATTRACT_STEPS)
     grid = src // CELLS
@@ -140,15 +146,10 @@ def attach(g: GridBatch) -> GridBatch:
     colours = xp.arange(10, dtype=d.dtype).reshape(1, 10, 1, 1)
     target = (stay[:, None] & (d[:, None] == colours)).reshape(n * 10, MAX, MAX)
     own = xp.minimum(d, 9).astype(xp.int64).reshape(n, 1, MAX, MAX)
-    far = MAX + 1
-    best = xp.full((n, MAX, MAX), far, xp.int32)
-    way = xp.zeros((n, MAX, MAX), xp.int32)
-    for idx, (di, dj) in enumerate(steps):  # the nearest, then the first direction
-        dist = xp.take_along_axis(_nearest(xp, target, di, dj).reshape(n, 10, MAX, MAX), own, axis=1)[:, 0]
-        better = dist < best
-        best, way = xp.where(better, dist, best), xp.where(better, idx, way)
+    best, way = _closest(xp, n, (xp.take_along_axis(_nearest(xp, target, di, dj).reshape(n, 10, MAX, MAX), own,
+                                                    axis=1)[:, 0] for di, dj in steps))
     out = xp.where(lone, bg, d).astype(xp.uint8).reshape(-1)
-    src, dst, _ = _land(xp, lone & (best < far), best, way, steps)
+    src, dst, _ = _land(xp, lone & (best <= MAX), best, way, steps)
     grid = src // CELLS
     v = d.reshape(-1)[src].astype(xp.float64)
     count = xp.bincount(dst, minlength=n * CELLS)[dst]
@@ -158,4 +159,34 @@ def attach(g: GridBatch) -> GridBatch:
     keep = ~bad[grid]
     out[dst[keep]] = d.reshape(-1)[src[keep]]
     ok = (g.h > 0) & lone.any(axis=(1, 2)) & ~bad
+    return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+
+@family("reflect", "other", ref.reflect, (Param("c", COLOURS[1:]),), padded=True, first=True)
+def reflect(g: GridBatch, c: int) -> GridBatch:
+    """Each cell neither colour c nor background moves to its mirror image across the nearest cell of colour c
+    in line (4 directions; `6855a6e4`, `f8a8fe49`); one with none in line stays; invalid where a cell would
+    leave the grid or land on another, or where nothing moves."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    bg = background(g).reshape(n, 1, 1)
+    steps = ref.ATTRACT_STEPS[:4]
+    target = d == c
+    best, way = _closest(xp, n, (_nearest(xp, target, di, dj) for di, dj in steps))
+    moving = (d < PAD) & ~target & (d != bg) & (best <= MAX)
+    out = xp.where(moving, bg, d).astype(xp.uint8).reshape(-1)
+    src = xp.flatnonzero(moving)
+    k = best.reshape(-1)[src].astype(xp.int64)
+    step = xp.asarray(steps, dtype=xp.int64)[way.reshape(-1)[src]]
+    grid = src // CELLS
+    y = (src % CELLS) // MAX + 2 * k * step[:, 0]
+    x = src % MAX + 2 * k * step[:, 1]
+    inside = (y >= 0) & (y < g.h[grid]) & (x >= 0) & (x < g.w[grid])
+    dst = grid * CELLS + xp.clip(y, 0, MAX - 1) * MAX + xp.clip(x, 0, MAX - 1)
+    clash = ~inside | (out[dst] != bg.reshape(n)[grid]) | (xp.bincount(dst, minlength=n * CELLS)[dst] > 1)
+    bad = xp.bincount(grid[clash], minlength=n) > 0
+    keep = ~bad[grid]
+    out[dst[keep]] = d.reshape(-1)[src[keep]]
+    ok = (g.h > 0) & moving.any(axis=(1, 2)) & ~bad & (bg.reshape(n) != c)
     return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)

@@ -9,5 +9,6 @@ from .base import *
 from .colour import *
 from .compose import *
 from .geometry import *
+from .moves import *
 from .objects import *
 from .other import *
