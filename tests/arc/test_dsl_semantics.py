@@ -302,3 +302,22 @@ def test_reflect_mirrors_each_cell_across_the_nearest_cell_of_the_colour():
     assert _both("reflect(c=2)", [[5, 0, 2, 0]]) is None  # would leave the grid
     assert _both("reflect(c=2)", [[5, 2, 4]]) is None  # would land on the 4
     assert _both("reflect(c=2)", [[5, 0], [0, 2]]) is None  # nothing in line: nothing moves
+
+
+def test_mirror_around_copies_shapes_across_the_centre_lines_of_a_marker():
+    g = [[0, 0, 0, 0, 0],
+         [0, 7, 0, 0, 0],
+         [0, 0, 3, 0, 0],
+         [0, 0, 0, 0, 0],
+         [0, 0, 0, 0, 0]]
+    want = [[0, 0, 0, 0, 0],
+            [0, 7, 0, 7, 0],
+            [0, 0, 3, 0, 0],
+            [0, 7, 0, 7, 0],
+            [0, 0, 0, 0, 0]]
+    assert _both("mirror_around(c=3)", g) == want
+    assert _both("mirror_around(c=sym)", g) == want  # the 3 is symmetric and has the fewest cells (the 7 ties)
+    assert _both("mirror_around(c=3)", [[7, 3, 0, 0]]) == [[7, 3, 7, 0]]
+    assert _both("mirror_around(c=3)", [[7, 0, 3, 0]]) is None  # the copy would leave the grid
+    assert _both("mirror_around(c=3)", [[7, 3, 5]]) is None  # the copy would land on the 5
+    assert _both("mirror_around(c=3)", [[0, 3, 0]]) is None  # nothing to copy
