@@ -321,3 +321,13 @@ def test_mirror_around_copies_shapes_across_the_centre_lines_of_a_marker():
     assert _both("mirror_around(c=3)", [[7, 0, 3, 0]]) is None  # the copy would leave the grid
     assert _both("mirror_around(c=3)", [[7, 3, 5]]) is None  # the copy would land on the 5
     assert _both("mirror_around(c=3)", [[0, 3, 0]]) is None  # nothing to copy
+
+
+def test_line_major_gives_each_row_or_column_its_most_frequent_colour():
+    g = [[1, 1, 2, 2],
+         [1, 5, 2, 2],
+         [1, 1, 2, 7]]
+    assert _both("line_major", g) == [[1, 1, 2, 2]] * 3  # by columns: 2 cells change, by rows 6
+    assert _both("line_major", [[3, 3, 4], [5, 6, 6]]) == [[3, 3, 3], [6, 6, 6]]  # by rows: 2 against 3
+    assert _both("line_major", [[1, 2], [2, 1]]) == [[1, 1], [1, 1]]  # ties: the smaller colour, then rows
+    assert _both("line_major", [[4, 4], [6, 6]]) is None  # nothing changes

@@ -1,7 +1,8 @@
 """Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, reverse the
 colours of concentric rings, keep only the centre row or column, fill the open lanes of a framed grid (these
 two meant for a task's inputs: the built-in search applies them at depth 1 only), lay a row along a square's
-diagonal, and sort the rows or columns by how full they are (at every depth).
+diagonal, and sort the rows or columns by how full they are (at every depth); give each row or column its
+most frequent colour (a task's inputs: the noise on stripes).
 Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
@@ -125,6 +126,24 @@ def diag_square(g: GridBatch) -> GridBatch:
     out = xp.where((r.reshape(MAX, 1) == r.reshape(1, MAX)).reshape(1, MAX, MAX), line.reshape(n, MAX, 1), 0)
     side = xp.where(ok, size, 0).astype(xp.int32)
     return GridBatch(out.astype(xp.uint8), side, side)
+
+@family("line_major", "other", ref.line_major, padded=True, first=True)
+def line_major(g: GridBatch) -> GridBatch:
+    """Each row takes its most frequent colour (ties: the smaller colour), or each column where that changes
+    fewer cells; invalid where nothing changes (`e26a3af2`: noise on stripes)."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    valid = d < PAD
+    onehot = (d[..., None] == xp.arange(10, dtype=d.dtype)) & valid[..., None]  # [B, 30, 30, 10]
+    by_row = xp.where(valid, onehot.sum(axis=2).argmax(axis=2)[:, :, None], d)
+    by_col = xp.where(valid, onehot.sum(axis=1).argmax(axis=2)[:, None, :], d)
+    rows, cols = ((x != d).sum(axis=(1, 2)) for x in (by_row, by_col))
+    pick = rows <= cols
+    out = xp.where(pick.reshape(n, 1, 1), by_row, by_col).astype(xp.uint8)
+    ok = (g.h > 0) & (xp.where(pick, rows, cols) > 0)
+    return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
 
 @family("sort_lines", "other", ref.sort_lines, (Param("axis", ("rows", "cols")), Param("order", ("asc", "desc"))),
         padded=True)

@@ -166,6 +166,19 @@ def open_lines(g, c):
     return [[c if 0 < i < H(g) - 1 and 0 < j < W(g) - 1 and (i in rows or j in cols) else g[i][j]
              for j in range(W(g))] for i in range(H(g))]
 
+def line_major(g):
+    """Each row takes its most frequent colour (ties: the smaller colour), or each column where that changes
+    fewer cells. None where nothing changes."""
+    def rows(x):
+        return [[min(set(r), key=lambda v: (-r.count(v), v))] * len(r) for r in x]
+
+    by_row, by_col = rows(g), [list(c) for c in zip(*rows([list(c) for c in zip(*g)]))]
+
+    def changed(x):
+        return sum(a != b for r, s in zip(x, g) for a, b in zip(r, s))
+    out = by_row if changed(by_row) <= changed(by_col) else by_col
+    return out if changed(out) else None
+
 def diag_square(g):
     """A row (or column) of n >= 2 cells: the n x n grid with them on its main diagonal, 0 elsewhere."""
     if H(g) != 1 and W(g) != 1:
