@@ -9,6 +9,7 @@ from ..grids import CELLS, MAX, PAD, GridBatch
 from ..kernels import background
 from . import reference as ref
 from .colour import COLOURS
+from .moves import write_unless
 from .registry import Param, family
 
 
@@ -75,9 +76,7 @@ def mirror_around(g: GridBatch, c) -> GridBatch:
     count = xp.bincount(dst, minlength=n * CELLS)[dst]
     total = xp.bincount(dst, weights=v.astype(xp.float64), minlength=n * CELLS)[dst]
     clash = ~inside | ((there != bg[grid]) & (there != v)) | (total != count * v)
-    bad = xp.bincount(grid[clash], minlength=n) > 0
-    keep = ~bad[grid]
     out = d.reshape(-1).copy()
-    out[dst[keep]] = v[keep].astype(xp.uint8)
+    bad = write_unless(xp, out, dst, v.astype(xp.uint8), grid, clash, n)
     ok = ok & (g.h > 0) & movers.any(axis=(1, 2)) & ~bad
     return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)

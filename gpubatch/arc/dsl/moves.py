@@ -97,6 +97,23 @@ def _closest(xp, n: int, dists):
     return best, way
 
 
+def _land(xp, moving, best, way, steps):
+    """Move each `moving` cell best - 1 steps along steps[way]: the flat source and destination indices."""
+    src = xp.flatnonzero(moving)
+    k = best.reshape(-1)[src] - 1
+    step = xp.asarray(steps, dtype=xp.int64)[way.reshape(-1)[src]]
+    return src, src + k * (step[:, 0] * MAX + step[:, 1]), k
+
+
+def write_unless(xp, out, dst, values, grid, clash, n: int):
+    """Write `values` at the flat indices `dst` of `out`, except in the grids where any write clashes: those
+    grids [n] are returned as bad and left untouched, the same on both devices (no racing writes)."""
+    bad = xp.bincount(grid[clash], minlength=n) > 0
+    keep = ~bad[grid]
+    out[dst[keep]] = values[keep]
+    return bad
+
+
 @family("attract", "other", ref.attract, (Param("c", COLOURS[1:]),), padded=True, first=True)
 def attract(g: GridBatch, c: int) -> GridBatch:
     """Each cell neither colour c nor background moves, alone, towards the nearest cell of colour c in a
@@ -114,20 +131,10 @@ def attract(g: GridBatch, c: int) -> GridBatch:
     src, dst, k = _land(xp, moving, best, way, ref.ATTRACT_STEPS)
     grid = src // CELLS
     clash = (out[dst] != bg.reshape(n)[grid]) | (xp.bincount(dst, minlength=n * CELLS)[dst] > 1)
-    bad = xp.bincount(grid[clash], minlength=n) > 0
+    bad = write_unless(xp, out, dst, d.reshape(-1)[src], grid, clash, n)
     moved = xp.bincount(grid[k > 0], minlength=n) > 0
-    keep = ~bad[grid]  # a clash leaves the grid invalid, and the same on both devices (no racing writes)
-    out[dst[keep]] = d.reshape(-1)[src[keep]]
     ok = (g.h > 0) & moved & ~bad & (bg.reshape(n) != c)
     return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)
-
-
-def _land(xp, moving, best, way, steps):
-    """Move each `moving` cell best - 1 steps along steps[way]: the flat source and destination indices."""
-    src = xp.flatnonzero(moving)
-    k = best.reshape(-1)[src] - 1
-    step = xp.asarray(steps, dtype=xp.int64)[way.reshape(-1)[src]]
-    return src, src + k * (step[:, 0] * MAX + step[:, 1]), k
 
 
 @family("attach", "other", ref.attach, (), padded=True, first=True)
@@ -155,9 +162,7 @@ def attach(g: GridBatch) -> GridBatch:
     count = xp.bincount(dst, minlength=n * CELLS)[dst]
     total = xp.bincount(dst, weights=v, minlength=n * CELLS)[dst]
     clash = (out[dst] != bg.reshape(n)[grid]) | (total != count * v)  # another colour lands on the same cell
-    bad = xp.bincount(grid[clash], minlength=n) > 0
-    keep = ~bad[grid]
-    out[dst[keep]] = d.reshape(-1)[src[keep]]
+    bad = write_unless(xp, out, dst, d.reshape(-1)[src], grid, clash, n)
     ok = (g.h > 0) & lone.any(axis=(1, 2)) & ~bad
     return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)
 
@@ -185,8 +190,6 @@ def reflect(g: GridBatch, c: int) -> GridBatch:
     inside = (y >= 0) & (y < g.h[grid]) & (x >= 0) & (x < g.w[grid])
     dst = grid * CELLS + xp.clip(y, 0, MAX - 1) * MAX + xp.clip(x, 0, MAX - 1)
     clash = ~inside | (out[dst] != bg.reshape(n)[grid]) | (xp.bincount(dst, minlength=n * CELLS)[dst] > 1)
-    bad = xp.bincount(grid[clash], minlength=n) > 0
-    keep = ~bad[grid]
-    out[dst[keep]] = d.reshape(-1)[src[keep]]
+    bad = write_unless(xp, out, dst, d.reshape(-1)[src], grid, clash, n)
     ok = (g.h > 0) & moving.any(axis=(1, 2)) & ~bad & (bg.reshape(n) != c)
     return GridBatch(out.reshape(n, MAX, MAX), xp.where(ok, g.h, 0).astype(xp.int32), g.w)
