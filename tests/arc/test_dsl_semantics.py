@@ -331,3 +331,32 @@ def test_line_major_gives_each_row_or_column_its_most_frequent_colour():
     assert _both("line_major", [[3, 3, 4], [5, 6, 6]]) == [[3, 3, 3], [6, 6, 6]]  # by rows: 2 against 3
     assert _both("line_major", [[1, 2], [2, 1]]) == [[1, 1], [1, 1]]  # ties: the smaller colour, then rows
     assert _both("line_major", [[4, 4], [6, 6]]) is None  # nothing changes
+
+
+def test_keep_rect_keeps_the_largest_solid_rectangle():
+    g = [[3, 0, 5, 5, 5, 0, 0, 0],
+         [0, 2, 2, 0, 0, 0, 0, 0],
+         [2, 2, 2, 2, 3, 0, 0, 0],
+         [2, 2, 2, 2, 0, 0, 0, 0]]
+    assert _both("keep_rect", g) == [[0, 0, 0, 0, 0, 0, 0, 0],
+                                     [0, 0, 0, 0, 0, 0, 0, 0],
+                                     [2, 2, 2, 2, 0, 0, 0, 0],
+                                     [2, 2, 2, 2, 0, 0, 0, 0]]   # 8 cells; 2 x 3 from (1, 1) is 6
+    assert _both("keep_rect", [[4, 4, 0], [0, 0, 7], [0, 0, 7]]) == [[4, 4, 0], [0, 0, 0], [0, 0, 0]]  # first
+    assert _both("keep_rect", [[0, 0], [6, 6]]) is None  # nothing changes
+
+
+def test_centre_on_centres_the_rest_on_a_colours_box():
+    g = [[3, 0, 0, 0, 0, 3],
+         [1, 1, 0, 0, 0, 0],
+         [0, 1, 0, 0, 0, 0],
+         [0, 1, 0, 0, 0, 0],
+         [3, 0, 0, 0, 0, 3]]
+    assert _both("centre_on(c=3)", g) == [[3, 0, 0, 0, 0, 3],
+                                          [0, 0, 1, 1, 0, 0],
+                                          [0, 0, 0, 1, 0, 0],
+                                          [0, 0, 0, 1, 0, 0],
+                                          [3, 0, 0, 0, 0, 3]]
+    assert _both("centre_on(c=3)", [[3, 0, 3], [1, 1, 0]]) is None  # off by half a cell
+    assert _both("centre_on(c=3)", [[0, 3, 0], [0, 1, 0]]) is None  # it would land on the 3
+    assert _both("centre_on(c=3)", [[3, 0, 3], [0, 1, 0], [3, 0, 3]]) is None  # already centred

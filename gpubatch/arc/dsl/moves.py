@@ -2,7 +2,7 @@
 piece, straight towards the cells of colour c until the two touch (arc-dsl's `gravitate` and `move`;
 `05f2a901`); `attract(c)` moves each such cell alone towards the nearest cell of colour c in line; `attach` moves
 each lone cell to the nearest line or shape of its own colour; `reflect(c)` mirrors each cell across the
-nearest cell of colour c. Meant for a task's inputs (the built-in search
+nearest cell of colour c; `centre_on(c)` centres the rest on colour c's box. Meant for a task's inputs (the built-in search
 applies them at depth 1 only).
 
 The piece moves along the axis on which the two boxes overlap (columns first: up or down), towards the other;
@@ -58,18 +58,45 @@ def gravitate(g: GridBatch, c: int) -> GridBatch:
         dist = xp.where(w, k, dist)
         step = xp.where(w[:, None], xp.asarray([di, dj]), step)
     ok = both & (dist < MAX) & (g.h > 0)
-    si = (step[:, 0] * dist).reshape(n, 1, 1)
-    sj = (step[:, 1] * dist).reshape(n, 1, 1)
+    out, _, fits = _move_piece(g, piece, step[:, 0] * dist, step[:, 1] * dist)
+    return GridBatch(out, xp.where(ok & fits, g.h, 0).astype(xp.int32), g.w)
+
+
+def _move_piece(g: GridBatch, piece, si, sj):
+    """Move the cells of `piece` [B, 30, 30] by (si, sj) [B] as one, the background left behind: the grids, where
+    the moved cells are, and whether every cell stays inside its grid."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
     r = xp.arange(MAX)
-    src_i, src_j = r.reshape(1, MAX, 1) - si, r.reshape(1, 1, MAX) - sj
+    src_i, src_j = r.reshape(1, MAX, 1) - si.reshape(n, 1, 1), r.reshape(1, 1, MAX) - sj.reshape(n, 1, 1)
     inside = (src_i >= 0) & (src_i < MAX) & (src_j >= 0) & (src_j < MAX)
     flat = (xp.arange(n).reshape(n, 1, 1) * CELLS + xp.clip(src_i, 0, MAX - 1) * MAX + xp.clip(src_j, 0, MAX - 1))
     moved = inside & piece.reshape(-1)[flat]
-    ok &= moved.sum(axis=(1, 2)) == piece.sum(axis=(1, 2))
+    fits = moved.sum(axis=(1, 2)) == piece.sum(axis=(1, 2))
     hh, ww = g.h.reshape(n, 1, 1), g.w.reshape(n, 1, 1)
-    ok &= ~(moved & ((r.reshape(1, MAX, 1) >= hh) | (r.reshape(1, 1, MAX) >= ww))).any(axis=(1, 2))
+    fits &= ~(moved & ((r.reshape(1, MAX, 1) >= hh) | (r.reshape(1, 1, MAX) >= ww))).any(axis=(1, 2))
     out = xp.where(piece, background(g).reshape(n, 1, 1).astype(d.dtype), d)
-    out = xp.where(moved, d.reshape(-1)[flat], out).astype(xp.uint8)
+    return xp.where(moved, d.reshape(-1)[flat], out).astype(xp.uint8), moved, fits
+
+
+@family("centre_on", "other", ref.centre_on, (Param("c", COLOURS[1:]),), padded=True, first=True)
+def centre_on(g: GridBatch, c: int) -> GridBatch:
+    """Every cell neither colour c nor background moves, as one piece, so that its bounding box is centred on
+    colour c's (`a1570a43`: a shape into the frame its four corners mark); invalid where the centres differ by a
+    half cell, the piece would leave the grid or land on colour c, or nothing moves."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    fixed = d == c
+    piece = ~fixed & (d < PAD) & (d != background(g).reshape(n, 1, 1))
+    (fr0, fr1), (fc0, fc1) = _extents(xp, fixed)
+    (mr0, mr1), (mc0, mc1) = _extents(xp, piece)
+    twice_i, twice_j = fr0 + fr1 - mr0 - mr1, fc0 + fc1 - mc0 - mc1
+    ok = fixed.any(axis=(1, 2)) & piece.any(axis=(1, 2)) & (twice_i % 2 == 0) & (twice_j % 2 == 0) & (g.h > 0)
+    ok &= (twice_i != 0) | (twice_j != 0)
+    out, moved, fits = _move_piece(g, piece, twice_i // 2, twice_j // 2)
+    ok &= fits & ~(moved & fixed).any(axis=(1, 2))
     return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
 
 

@@ -136,3 +136,26 @@ def reflect(g, c):
             return None
         out[y][x] = v
     return out if moved else None
+
+
+def centre_on(g, c):
+    """Every cell neither colour c nor background moves, as one piece, so that its bounding box is centred on
+    colour c's. None where the centres differ by a half cell, the piece would leave the grid or land on colour
+    c, or nothing moves."""
+    bg, h, w = background(g), H(g), W(g)
+    fixed = [(i, j) for i in range(h) for j in range(w) if g[i][j] == c]
+    piece = [(i, j) for i in range(h) for j in range(w) if g[i][j] not in (c, bg)]
+    if not fixed or not piece:
+        return None
+    twice_i = min(fixed)[0] + max(fixed)[0] - min(piece)[0] - max(piece)[0]
+    twice_j = (min(j for _, j in fixed) + max(j for _, j in fixed) - min(j for _, j in piece)
+               - max(j for _, j in piece))
+    if twice_i % 2 or twice_j % 2 or (twice_i, twice_j) == (0, 0):
+        return None
+    out = [[v if v in (c, bg) else bg for v in r] for r in g]
+    for i, j in piece:
+        y, x = i + twice_i // 2, j + twice_j // 2
+        if not (0 <= y < h and 0 <= x < w) or g[y][x] == c:
+            return None
+        out[y][x] = g[i][j]
+    return out

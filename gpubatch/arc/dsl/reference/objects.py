@@ -174,3 +174,29 @@ def flood(g, c):
             for a, b in comp:
                 out[a][b] = c
     return out
+
+
+def keep_rect(g):
+    """Keep only the largest solid one-colour rectangle of non-background cells (ties: the first top-left
+    corner in reading order, then the shorter); every other cell becomes the background colour. None where
+    nothing changes."""
+    bg, h, w = background(g), H(g), W(g)
+    right = [[0] * (w + 1) for _ in range(h)]  # same-colour run from (i, j) rightwards
+    for i in range(h):
+        for j in range(w - 1, -1, -1):
+            right[i][j] = 1 + (right[i][j + 1] if j + 1 < w and g[i][j + 1] == g[i][j] else 0)
+    best = None
+    for t in range(h):
+        for left in range(w):
+            v, width, b = g[t][left], w, t
+            while v != bg and b < h and g[b][left] == v:
+                width = min(width, right[b][left])
+                if best is None or (b - t + 1) * width > best[0]:
+                    best = ((b - t + 1) * width, t, left, b, width)
+                b += 1
+    if best is None:
+        return None
+    _, t, left, b, width = best
+    out = [[g[i][j] if t <= i <= b and left <= j < left + width else bg for j in range(w)] for i in range(h)]
+    return out if out != g else None
+
