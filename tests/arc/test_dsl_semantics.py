@@ -360,3 +360,17 @@ def test_centre_on_centres_the_rest_on_a_colours_box():
     assert _both("centre_on(c=3)", [[3, 0, 3], [1, 1, 0]]) is None  # off by half a cell
     assert _both("centre_on(c=3)", [[0, 3, 0], [0, 1, 0]]) is None  # it would land on the 3
     assert _both("centre_on(c=3)", [[3, 0, 3], [0, 1, 0], [3, 0, 3]]) is None  # already centred
+
+
+def test_fill_fullest_fills_the_parts_with_the_most_coloured_cells():
+    g = [[1, 0, 5, 1, 1, 5, 0, 0],
+         [0, 0, 5, 2, 0, 5, 0, 3],
+         [5, 5, 5, 5, 5, 5, 5, 5],
+         [0, 0, 5, 0, 0, 5, 4, 4],
+         [0, 0, 5, 0, 0, 5, 0, 4]]
+    assert _both("fill_fullest", g) == [[0, 0, 5, 1, 1, 5, 0, 0],
+                                        [0, 0, 5, 1, 1, 5, 0, 0],
+                                        [5, 5, 5, 5, 5, 5, 5, 5],
+                                        [0, 0, 5, 0, 0, 5, 4, 4],
+                                        [0, 0, 5, 0, 0, 5, 4, 4]]   # two parts tie at three cells
+    assert _both("fill_fullest", [[0, 5, 0], [5, 5, 5], [0, 5, 0]]) is None  # no coloured cell

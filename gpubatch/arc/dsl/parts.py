@@ -7,6 +7,7 @@ into 0). `parts(stat)` answers it for every part at once: the output has one row
 dividers and one column per band of columns. The divider colour is the smallest with a full line, and a grid
 must split into two parts or more. Cells of colour 0 or the divider's are not counted; a part with none
 gives 0; counts stop at 9 (a colour). One `bincount` over (grid, part) a colour serves the whole batch.
+`fill_fullest` keeps the grid and fills the parts with the most coloured cells (`29623171`), clearing the rest.
 """
 from __future__ import annotations
 
@@ -48,10 +49,10 @@ def _band_index(xp, full, size):
     return xp.cumsum(start, axis=1) - 1, start.sum(axis=1), line
 
 
-@family("parts", "compose", ref.parts, (Param("stat", STATS),), first=True)
-def parts(g: GridBatch, stat: str) -> GridBatch:
-    """One cell per part of the grid divided by full lines of one colour: the part's most common colour
-    (`major`) or how many of its cells are coloured (`count`, at most 9), 0 and the divider not counted."""
+def _part_stats(g: GridBatch):
+    """Per grid: each cell's part as a flat index (grid * 900 + band row * 30 + band column), which cells lie in a
+    part, each part's coloured cells (0 and the divider not counted) and most common colour (the smaller on a
+    tie) as flat arrays [B * 900], and whether the grid splits into two parts or more, with its bands."""
     xp = g.xp
     n = len(g)
     rows, cols, colour = _divided(g)
@@ -61,17 +62,40 @@ def parts(g: GridBatch, stat: str) -> GridBatch:
     cell = line_r[:, :, None] & line_c[:, None, :]
     counted = cell & (d != 0) & (d != colour.reshape(n, 1, 1)) & (d < PAD)
     band_r, band_c = xp.maximum(band_r, 0), xp.maximum(band_c, 0)  # a line before the first band: not counted
-    part = (xp.arange(n).reshape(n, 1, 1) * CELLS + band_r[:, :, None] * MAX + band_c[:, None, :]).ravel()
-    best = xp.zeros(n * CELLS, xp.float64)  # the output cell each cell falls in, per grid: its most common
-    value = xp.zeros(n * CELLS, xp.int64)  # colour so far (the smaller on a tie), or the cells counted
+    part = xp.arange(n).reshape(n, 1, 1) * CELLS + band_r[:, :, None] * MAX + band_c[:, None, :]
+    flat = part.ravel()
+    total = xp.zeros(n * CELLS, xp.int64)
+    best = xp.zeros(n * CELLS, xp.float64)
+    major = xp.zeros(n * CELLS, xp.int64)
     for c in range(1, PAD):
-        count = xp.bincount(part, weights=(counted & (d == c)).ravel(), minlength=n * CELLS)
-        if stat == "count":
-            value += count.astype(xp.int64)
-        else:
-            value = xp.where(count > best, c, value)
-            best = xp.maximum(best, count)
-    value = xp.minimum(value, 9).reshape(n, MAX, MAX)
-    ok = (colour >= 0) & (nr * nc >= 2)
+        count = xp.bincount(flat, weights=(counted & (d == c)).ravel(), minlength=n * CELLS)
+        total += count.astype(xp.int64)
+        major = xp.where(count > best, c, major)
+        best = xp.maximum(best, count)
+    return part, cell, total, major, (colour >= 0) & (nr * nc >= 2), nr, nc
+
+
+@family("parts", "compose", ref.parts, (Param("stat", STATS),), first=True)
+def parts(g: GridBatch, stat: str) -> GridBatch:
+    """One cell per part of the grid divided by full lines of one colour: the part's most common colour
+    (`major`) or how many of its cells are coloured (`count`, at most 9), 0 and the divider not counted."""
+    xp = g.xp
+    n = len(g)
+    _, _, total, major, ok, nr, nc = _part_stats(g)
+    value = (xp.minimum(total, 9) if stat == "count" else major).reshape(n, MAX, MAX)
     return GridBatch(value.astype(xp.uint8), xp.where(ok, nr, 0).astype(xp.int32),
                      xp.where(ok, nc, 0).astype(xp.int32))
+
+
+@family("fill_fullest", "compose", ref.fill_fullest, padded=True, first=True)
+def fill_fullest(g: GridBatch) -> GridBatch:
+    """The parts with the most coloured cells become all their most common colour; every other part becomes 0;
+    the dividers stay (`29623171`); invalid without a coloured cell."""
+    xp = g.xp
+    n = len(g)
+    part, cell, total, major, ok, _, _ = _part_stats(g)
+    top = total.reshape(n, CELLS).max(axis=1)
+    fill = xp.where(total[part] == top.reshape(n, 1, 1), major[part], 0)
+    out = xp.where(cell, fill, g.data).astype(xp.uint8)
+    ok &= (top > 0) & (g.h > 0)
+    return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)

@@ -53,9 +53,9 @@ def _split_lines(g):
     return None
 
 
-def parts(g, stat):
-    """One cell per part between full lines of the smallest colour that has one: its most common colour or its
-    number of coloured cells (at most 9), neither 0 nor the divider counted."""
+def _part_bands(g):
+    """(divider colour, bands of rows, bands of columns) for the smallest colour with a full line, whose lines
+    split the grid into two parts or more; None otherwise."""
     for colour in range(10):
         rows = [all(v == colour for v in row) for row in g]
         cols = [all(row[j] == colour for row in g) for j in range(W(g))]
@@ -74,17 +74,49 @@ def parts(g, stat):
                 cur.append(i)
         return out
     rb, cb = bands(rows), bands(cols)
-    if len(rb) * len(cb) < 2:
+    return (colour, rb, cb) if len(rb) * len(cb) >= 2 else None
+
+
+def _part_counts(g, colour, band, cband):
+    return Counter(g[i][j] for i in band for j in cband if g[i][j] not in (0, colour))
+
+
+def parts(g, stat):
+    """One cell per part between full lines of the smallest colour that has one: its most common colour or its
+    number of coloured cells (at most 9), neither 0 nor the divider counted."""
+    split = _part_bands(g)
+    if split is None:
         return None
+    colour, rb, cb = split
     out = []
     for band in rb:
         out.append([])
         for cband in cb:
-            seen = Counter(g[i][j] for i in band for j in cband if g[i][j] not in (0, colour))
+            seen = _part_counts(g, colour, band, cband)
             if stat == "count":
                 out[-1].append(min(sum(seen.values()), 9))
             else:
                 out[-1].append(min(seen, key=lambda c: (-seen[c], c)) if seen else 0)
+    return out
+
+
+def fill_fullest(g):
+    """The parts (as `parts` finds them) with the most coloured cells become all their most common colour
+    (ties: the smaller colour); every other part becomes 0; the dividers stay. None without a coloured cell."""
+    split = _part_bands(g)
+    if split is None:
+        return None
+    colour, rb, cb = split
+    seen = {(a, b): _part_counts(g, colour, band, cband) for a, band in enumerate(rb) for b, cband in enumerate(cb)}
+    top = max(sum(c.values()) for c in seen.values())
+    if top == 0:
+        return None
+    out = [r[:] for r in g]
+    for (a, b), c in seen.items():
+        fill = min(c, key=lambda v: (-c[v], v)) if sum(c.values()) == top else 0
+        for i in rb[a]:
+            for j in cb[b]:
+                out[i][j] = fill
     return out
 
 
