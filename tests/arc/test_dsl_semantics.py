@@ -374,3 +374,18 @@ def test_fill_fullest_fills_the_parts_with_the_most_coloured_cells():
                                         [0, 0, 5, 0, 0, 5, 4, 4],
                                         [0, 0, 5, 0, 0, 5, 4, 4]]   # two parts tie at three cells
     assert _both("fill_fullest", [[0, 5, 0], [5, 5, 5], [0, 5, 0]]) is None  # no coloured cell
+
+
+def test_stamp_copies_the_shape_centred_on_each_marker():
+    g = [[0, 1, 0, 0, 0, 0],
+         [2, 2, 2, 0, 0, 0],
+         [0, 1, 0, 0, 0, 0],
+         [0, 0, 0, 0, 5, 0],
+         [0, 0, 0, 0, 0, 0]]
+    assert _both("stamp_on(c=5)", g) == [[0, 1, 0, 0, 0, 0],
+                                      [2, 2, 2, 0, 0, 0],
+                                      [0, 1, 0, 0, 1, 0],
+                                      [0, 0, 0, 2, 2, 2],   # the shape's centre over the marker
+                                      [0, 0, 0, 0, 1, 0]]
+    assert _both("stamp_on(c=5)", [[1, 1, 0, 0, 0, 5]]) is None  # an even width has no centre cell
+    assert _both("stamp_on(c=5)", [[1, 1, 1, 0, 0, 0, 0, 5]]) is None  # the copy would leave the grid

@@ -2,8 +2,8 @@
 piece, straight towards the cells of colour c until the two touch (arc-dsl's `gravitate` and `move`;
 `05f2a901`); `attract(c)` moves each such cell alone towards the nearest cell of colour c in line; `attach` moves
 each lone cell to the nearest line or shape of its own colour; `reflect(c)` mirrors each cell across the
-nearest cell of colour c; `centre_on(c)` centres the rest on colour c's box. Meant for a task's inputs (the built-in search
-applies them at depth 1 only).
+nearest cell of colour c; `centre_on(c)` centres the rest on colour c's box. Meant for a task's inputs (the
+built-in search applies them at depth 1 only).
 
 The piece moves along the axis on which the two boxes overlap (columns first: up or down), towards the other;
 with no overlap, or with the boxes overlapping on both axes, the grid gives no result. The whole batch at once:
