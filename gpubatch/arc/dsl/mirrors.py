@@ -3,7 +3,7 @@ the centre lines of colour c's bounding box (`4938f0c2`, `4c5c2cf0`: a shape in 
 symmetric marker is completed four-fold); `stamp_on(c)` copies the shape centred on each cell of colour c
 (`88a10436`). Meant for a task's inputs: the built-in search applies them at depth 1 only. Whole batches on
 NumPy or CuPy: boxes and their mirror tests as masks, the copies as one scatter (for `stamp_on`, every (marker,
-shape cell) pair of a grid, laid out by repeats).
+shape cell) pair of a grid, laid out by one `searchsorted`).
 """
 from __future__ import annotations
 
