@@ -36,6 +36,10 @@ fuzz: $(STAMP)
 	$(BIN)/python -m tests.reliability.fuzz --minutes $(FUZZ_MINUTES) --report out/fuzz.json
 	GPUBATCH_FULL_PARITY=1 $(BIN)/python -m pytest -q -n 2 tests/arc/test_dsl_parity.py
 
+## The project's own code through its own analyzer: findings printed, exit 1 only on an error-level finding.
+lint: $(STAMP)
+	$(BIN)/gpubatch analyze gpubatch tests benchmarks --fail-on error --no-progress
+
 bench-quick: $(STAMP)
 	$(BIN)/gpubatch bench --suite quick --no-progress
 
