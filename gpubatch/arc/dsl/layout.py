@@ -112,6 +112,7 @@ def open_lines(g: GridBatch, c: int) -> GridBatch:
     out = xp.where(paint, c, d).astype(xp.uint8)
     return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
 
+
 @family("diag_square", "size", ref.diag_square)
 def diag_square(g: GridBatch) -> GridBatch:
     """A row (or column) of n >= 2 cells becomes the n x n grid with them on its main diagonal, 0 elsewhere
@@ -126,6 +127,7 @@ def diag_square(g: GridBatch) -> GridBatch:
     out = xp.where((r.reshape(MAX, 1) == r.reshape(1, MAX)).reshape(1, MAX, MAX), line.reshape(n, MAX, 1), 0)
     side = xp.where(ok, size, 0).astype(xp.int32)
     return GridBatch(out.astype(xp.uint8), side, side)
+
 
 @family("line_major", "other", ref.line_major, padded=True, first=True)
 def line_major(g: GridBatch) -> GridBatch:

@@ -11,7 +11,7 @@ from ..grids import CELLS, MAX, PAD, GridBatch
 from ..kernels import background
 from . import reference as ref
 from .colour import COLOURS
-from .moves import write_unless
+from .moves import extents, write_unless
 from .registry import Param, family
 
 
@@ -40,10 +40,8 @@ def _expand(xp, counts):
 
 def _box(xp, mask):
     """Per grid of `mask` [B, 30, 30]: any cell, first + last row and first + last column (twice the centre)."""
-    rows, cols = mask.any(axis=2), mask.any(axis=1)
-    ti = rows.argmax(axis=1) + (MAX - 1 - rows[:, ::-1].argmax(axis=1))
-    tj = cols.argmax(axis=1) + (MAX - 1 - cols[:, ::-1].argmax(axis=1))
-    return rows.any(axis=1), ti.astype(xp.int64), tj.astype(xp.int64)
+    (top, bottom), (left, right) = extents(xp, mask)
+    return mask.any(axis=(1, 2)), top + bottom, left + right
 
 
 def _symmetric(xp, mask, ti, tj):

@@ -25,7 +25,7 @@ from .registry import Param, family
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # down, up, right, left
 
 
-def _extents(xp, mask):
+def extents(xp, mask):
     """First and last row, first and last column [B] that `mask` [B, 30, 30] reaches (`bbox_params`)."""
     top, left, h, w = bbox_params(xp, mask, True).T.astype(xp.int64)
     return (top, top + h - 1), (left, left + w - 1)
@@ -41,8 +41,8 @@ def gravitate(g: GridBatch, c: int) -> GridBatch:
     d = g.data
     fixed = d == c
     piece = (d != c) & (d < PAD) & (d != background(g).reshape(n, 1, 1))
-    (fr0, fr1), (fc0, fc1) = _extents(xp, fixed)
-    (mr0, mr1), (mc0, mc1) = _extents(xp, piece)
+    (fr0, fr1), (fc0, fc1) = extents(xp, fixed)
+    (mr0, mr1), (mc0, mc1) = extents(xp, piece)
     both = fixed.any(axis=(1, 2)) & piece.any(axis=(1, 2))
     cols, rows = (mc0 <= fc1) & (fc0 <= mc1), (mr0 <= fr1) & (fr0 <= mr1)
     want = [cols & (mr1 < fr0), cols & (mr0 > fr1), ~cols & rows & (mc1 < fc0), ~cols & rows & (mc0 > fc1)]
@@ -90,8 +90,8 @@ def centre_on(g: GridBatch, c: int) -> GridBatch:
     d = g.data
     fixed = d == c
     piece = ~fixed & (d < PAD) & (d != background(g).reshape(n, 1, 1))
-    (fr0, fr1), (fc0, fc1) = _extents(xp, fixed)
-    (mr0, mr1), (mc0, mc1) = _extents(xp, piece)
+    (fr0, fr1), (fc0, fc1) = extents(xp, fixed)
+    (mr0, mr1), (mc0, mc1) = extents(xp, piece)
     twice_i, twice_j = fr0 + fr1 - mr0 - mr1, fc0 + fc1 - mc0 - mc1
     ok = fixed.any(axis=(1, 2)) & piece.any(axis=(1, 2)) & (twice_i % 2 == 0) & (twice_j % 2 == 0) & (g.h > 0)
     ok &= (twice_i != 0) | (twice_j != 0)

@@ -38,6 +38,19 @@ def gravitate(g, c):
 ATTRACT_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
+def _nearest_in_line(g, i, j, steps, hit):
+    """(steps k, di, dj) to the nearest cell (y, x) in line from (i, j) for which hit(y, x) holds, passing over
+    anything; ties: the first of `steps`. None where no direction meets one inside the grid."""
+    best = None
+    for di, dj in steps:
+        k = 1
+        while 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and not hit(i + k * di, j + k * dj):
+            k += 1
+        if 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and (best is None or k < best[0]):
+            best = (k, di, dj)
+    return best
+
+
 def attract(g, c):
     """Each cell neither colour c nor background moves, alone, towards the nearest cell of colour c in a
     straight line (8 directions, passing over anything; ties: the first of ATTRACT_STEPS) until beside it;
@@ -52,13 +65,7 @@ def attract(g, c):
             v = g[i][j]
             if v in (c, bg):
                 continue
-            best = None
-            for di, dj in ATTRACT_STEPS:
-                k = 1
-                while 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and g[i + k * di][j + k * dj] != c:
-                    k += 1
-                if 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and (best is None or k < best[0]):
-                    best = (k, di, dj)
+            best = _nearest_in_line(g, i, j, ATTRACT_STEPS, lambda y, x: g[y][x] == c)
             if best is None:
                 out[i][j] = v
             else:
@@ -87,14 +94,8 @@ def attach(g):
     out = [[g[i][j] if stay[i][j] else bg for j in range(w)] for i in range(h)]
     lone = [(i, j) for i in range(h) for j in range(w) if g[i][j] != bg and not stay[i][j]]
     for i, j in lone:
-        v, best = g[i][j], None
-        for di, dj in ATTRACT_STEPS[:4]:
-            k = 1
-            while 0 <= i + k * di < h and 0 <= j + k * dj < w and not (stay[i + k * di][j + k * dj]
-                                                                         and g[i + k * di][j + k * dj] == v):
-                k += 1
-            if 0 <= i + k * di < h and 0 <= j + k * dj < w and (best is None or k < best[0]):
-                best = (k, di, dj)
+        v = g[i][j]
+        best = _nearest_in_line(g, i, j, ATTRACT_STEPS[:4], lambda y, x, v=v: stay[y][x] and g[y][x] == v)
         if best is not None:
             k, di, dj = best
             y, x = i + (k - 1) * di, j + (k - 1) * dj
@@ -118,13 +119,7 @@ def reflect(g, c):
             v = g[i][j]
             if v in (c, bg):
                 continue
-            best = None
-            for di, dj in ATTRACT_STEPS[:4]:
-                k = 1
-                while 0 <= i + k * di < h and 0 <= j + k * dj < w and g[i + k * di][j + k * dj] != c:
-                    k += 1
-                if 0 <= i + k * di < h and 0 <= j + k * dj < w and (best is None or k < best[0]):
-                    best = (k, di, dj)
+            best = _nearest_in_line(g, i, j, ATTRACT_STEPS[:4], lambda y, x: g[y][x] == c)
             k, di, dj = best or (0, 0, 0)
             y, x = i + 2 * k * di, j + 2 * k * dj
             if not (0 <= y < h and 0 <= x < w):
