@@ -6,7 +6,8 @@
 - `end_pool(pool)`: terminate, then kill, every worker of a pool now, without waiting for running work;
 - `terminate_as_interrupt()`: SIGTERM raises `Terminated` in the main thread, so `finally` blocks and pool
   shutdowns run (Python's default for SIGTERM is to die on the spot, leaving the workers behind);
-- `wait_result(fut)`: a future's result, waited for in slices so that signals are heeded at once;
+- `wait_result(fut)`: a future's result, waited for in slices so that signals are heeded at once, and never
+  forever when a worker died in the middle of sending a result (see `_finish_torn_result`);
 - `graceful_interrupt()` and `stop_requested()`: for jobs that can stop early and keep what they found, the
   first Ctrl-C sets a flag (shared with every worker pool) and the second interrupts at once.
 """
@@ -16,6 +17,7 @@ import os
 import signal
 import threading
 import time
+import weakref
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
@@ -69,15 +71,73 @@ def terminate_as_interrupt() -> None:
         signal.signal(signal.SIGTERM, _raise_terminated)
 
 
-def wait_result(fut: Future, poll: float = 0.2) -> Any:
+def wait_result(fut: Future, poll: float = 0.2, grace: float = 2.0) -> Any:
     """`fut.result()`, waiting in short slices: a signal handled by Python runs only in the main thread, between
     bytecodes, and when another thread (CUDA's, a pool's) takes the signal, an untimed wait in the main thread is
-    never woken, so Ctrl-C and SIGTERM would wait for the whole piece of work."""
+    never woken, so Ctrl-C and SIGTERM would wait for the whole piece of work. A future of a `worker_pool` whose
+    pool lost a worker and which is still not done `grace` seconds later gets its pool unstuck (it then fails
+    with `BrokenProcessPool`, as a pool with a dead worker should)."""
+    lost_since = None
     while True:
         try:
             return fut.result(timeout=poll)
         except FutureTimeout:
-            continue
+            ref = getattr(fut, "_gpubatch_pool", None)
+            pool = ref() if ref is not None else None
+            if pool is None or not _lost_worker(pool):
+                continue
+            now = time.monotonic()
+            if lost_since is None:
+                lost_since = now
+            elif now - lost_since >= grace:
+                _finish_torn_result(pool)
+                lost_since = None
+
+
+def _lost_worker(pool: ProcessPoolExecutor) -> bool:
+    """Whether a worker of `pool` has exited (its sentinel is ready; nothing is reaped here)."""
+    from multiprocessing.connection import wait
+
+    try:
+        sentinels = [p.sentinel for p in list((getattr(pool, "_processes", None) or {}).values())]
+    except (RuntimeError, ValueError, AttributeError):  # the pool's thread changed or closed them meanwhile
+        return False
+    return bool(sentinels) and bool(wait(sentinels, 0))
+
+
+def _finish_torn_result(pool: ProcessPoolExecutor, limit: float = 10.0) -> None:
+    """A worker killed while sending its result leaves half a message in the result pipe, and the pool's thread
+    waits for the rest forever (CPython's `ProcessPoolExecutor` reads it with a blocking `recv`), so no future of
+    the pool ever completes and the interpreter cannot exit. Zero bytes written after it complete the message:
+    it fails to unpickle (a pickle ends with a STOP byte, and zeros hold none), and the thread marks the pool
+    broken and ends its workers. The dead worker held the pipe's write lock, so no other worker writes meanwhile."""
+    queue = getattr(pool, "_result_queue", None)
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if queue is None or thread is None:
+        return
+    try:
+        fd = queue._writer.fileno()
+        os.set_blocking(fd, False)
+    except (OSError, ValueError, AttributeError):
+        return
+    zeros = bytes(1 << 16)
+    end = time.monotonic() + limit
+    while thread.is_alive() and time.monotonic() < end:
+        try:
+            os.write(fd, zeros)
+        except BlockingIOError:
+            thread.join(0.01)
+        except OSError:
+            return
+
+
+class _Pool(ProcessPoolExecutor):
+    """A `ProcessPoolExecutor` whose futures know their pool (weakly), for `wait_result`."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        fut = super().submit(fn, *args, **kwargs)
+        fut._gpubatch_pool = weakref.ref(self)  # type: ignore[attr-defined]
+        return fut
 
 
 def _watch_parent(parent: int) -> None:
@@ -133,8 +193,7 @@ def worker_pool(workers: int, initializer: Callable[..., None] | None = None, in
         stop.set()
     _SHARED.append(stop)
     parent = None if method == "forkserver" else os.getpid()  # a forked server's workers are its children
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                               initargs=(parent, initializer, initargs, stop))
+    pool = _Pool(workers, mp_context=ctx, initializer=_init, initargs=(parent, initializer, initargs, stop))
     pool._gpubatch_stop = stop  # type: ignore[attr-defined]
     return pool
 

@@ -1,0 +1,65 @@
+"""Worker pools that lose a worker at the worst moment: a run waiting on the pool ends with `BrokenProcessPool`
+(which the jobs turn into re-running the work here), never with a hang."""
+import os
+import signal
+import struct
+import sys
+import threading
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from gpubatch.engine.procs import close_pool, wait_result, worker_pool
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SIGKILL and fork")
+
+
+def _torn_result() -> None:
+    """In a pool worker: start sending a result, as a worker does, and die half-way (the OOM killer's timing)."""
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:  # concurrent.futures' worker loop holds the queue
+        frame = frame.f_back
+    queue = frame.f_locals["result_queue"]
+    queue._wlock.acquire()  # a worker sending holds the write lock: it dies holding it
+    os.write(queue._writer.fileno(), struct.pack("!i", 1 << 20) + b"\x80\x05 half")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _waited(fut) -> list:
+    """`wait_result(fut)` in a thread, joined with a deadline: what it returned or raised, or nothing."""
+    out: list = []
+
+    def run():
+        try:
+            out.append(wait_result(fut, poll=0.05, grace=0.5))
+        except BaseException as e:  # noqa: BLE001 - the test inspects it
+            out.append(e)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(30)
+    return out
+
+
+@linux
+@pytest.mark.parametrize("workers", [1, 2])
+def test_worker_killed_mid_result_breaks_the_pool_and_nothing_hangs(workers):
+    pool = worker_pool(workers, method="fork")
+    try:
+        others = [pool.submit(pow, 2, k) for k in range(workers - 1)]
+        assert [wait_result(f) for f in others] == [2 ** k for k in range(workers - 1)]
+        got = _waited(pool.submit(_torn_result))
+        assert got and isinstance(got[0], BrokenProcessPool), got
+        with pytest.raises(BrokenProcessPool):
+            pool.submit(pow, 2, 3)
+    finally:
+        close_pool(pool, failed=False)  # returns: the pool's thread has ended
+    assert not pool._executor_manager_thread or not pool._executor_manager_thread.is_alive()
+
+
+def test_healthy_pool_results_are_untouched():
+    pool = worker_pool(2, method="fork" if sys.platform.startswith("linux") else "spawn")
+    try:
+        assert [wait_result(pool.submit(pow, 3, k), grace=0.0) for k in range(6)] == [3 ** k for k in range(6)]
+    finally:
+        close_pool(pool, failed=False)
