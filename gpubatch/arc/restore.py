@@ -84,13 +84,15 @@ def _fill(d, h, w, c: int) -> tuple:
         img = np.take_along_axis(d, src, axis=1)
         both = inside & known & (img != c)
         holds = ~(both & (img != d)).any(axis=1) & (2 * both.sum(axis=1) >= n_known)
-        if holds.any():  # one that holds nowhere fills nothing
-            maps.append((src, inside & holds.reshape(m, 1)))
-    out = d
+        rows = np.flatnonzero(holds)
+        if len(rows):  # each symmetry fills only the grids where it holds
+            maps.append((rows, src[rows], inside[rows]))
+    out = d.copy()
     for _ in range(ROUNDS):
-        for src, usable in maps:
-            img = np.take_along_axis(out, src, axis=1)
-            out = np.where((out == c) & usable & (img != c), img, out)
+        for rows, src, usable in maps:
+            sub = out[rows]
+            img = np.take_along_axis(sub, src, axis=1)
+            out[rows] = np.where((sub == c) & usable & (img != c), img, sub)
     return out.astype(np.uint8), ~(out == c).any(axis=1)
 
 
