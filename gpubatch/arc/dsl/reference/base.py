@@ -41,24 +41,25 @@ def components(g, conn=4, multi=False, bg=False):
 
 @lru_cache(maxsize=1 << 15)
 def _components(g, conn, multi, bg):
+    h, w = H(g), W(g)
     excl = None if bg else background(g)
     steps = [(-1, 0), (1, 0), (0, -1), (0, 1)] + ([(-1, -1), (-1, 1), (1, -1), (1, 1)] if conn == 8 else [])
-    seen = set()
+    seen = [[False] * w for _ in range(h)]
     comps = []
-    for i in range(H(g)):
-        for j in range(W(g)):
-            if (i, j) in seen or g[i][j] == excl:
+    for i in range(h):
+        for j in range(w):
+            if seen[i][j] or g[i][j] == excl:
                 continue
             comp, queue = [], deque([(i, j)])
-            seen.add((i, j))
+            seen[i][j] = True
             while queue:
                 a, b = queue.popleft()
                 comp.append((a, b))
                 for da, db in steps:
                     x, y = a + da, b + db
-                    if 0 <= x < H(g) and 0 <= y < W(g) and (x, y) not in seen and g[x][y] != excl \
+                    if 0 <= x < h and 0 <= y < w and not seen[x][y] and g[x][y] != excl \
                             and (multi or g[x][y] == g[a][b]):
-                        seen.add((x, y))
+                        seen[x][y] = True
                         queue.append((x, y))
             comps.append(comp)
     return comps

@@ -41,12 +41,12 @@ ATTRACT_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1
 def _nearest_in_line(g, i, j, steps, hit):
     """(steps k, di, dj) to the nearest cell (y, x) in line from (i, j) for which hit(y, x) holds, passing over
     anything; ties: the first of `steps`. None where no direction meets one inside the grid."""
-    best = None
+    best, h, w = None, H(g), W(g)
     for di, dj in steps:
         k = 1
-        while 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and not hit(i + k * di, j + k * dj):
+        while 0 <= i + k * di < h and 0 <= j + k * dj < w and not hit(i + k * di, j + k * dj):
             k += 1
-        if 0 <= i + k * di < H(g) and 0 <= j + k * dj < W(g) and (best is None or k < best[0]):
+        if 0 <= i + k * di < h and 0 <= j + k * dj < w and (best is None or k < best[0]):
             best = (k, di, dj)
     return best
 
@@ -56,7 +56,7 @@ def attract(g, c):
     straight line (8 directions, passing over anything; ties: the first of ATTRACT_STEPS) until beside it;
     a cell with none in line stays. None where two cells would land on one, or where nothing moves."""
     bg = background(g)
-    if c == bg:
+    if c == bg or not any(c in r for r in g):  # nothing to move towards
         return None
     out = [[bg if v not in (c, bg) else v for v in r] for r in g]
     moves = []
@@ -110,7 +110,7 @@ def reflect(g, c):
     in line (4 directions, passing over anything; ties: the first of ATTRACT_STEPS); one with none in line stays.
     None where a cell would leave the grid or land on another, or where nothing moves."""
     bg, h, w = background(g), H(g), W(g)
-    if c == bg:
+    if c == bg or not any(c in r for r in g):  # nothing to mirror across
         return None
     out = [[v if v in (c, bg) else bg for v in r] for r in g]
     lands, moved = [], False

@@ -2,6 +2,8 @@
 hidden part restored, shifts, connecting lines, elbow paths and diagonals."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .base import H, W, _crop_to, background
 from .geometry import dmirror, hmirror, identity, rot90, rot180, rot270, vmirror
 
@@ -193,17 +195,25 @@ def _diagonals_between(g, anti):
 
 
 def connect(g, dir, c):
-    none = [[-1] * W(g) for _ in g]
-    if dir == "d":
-        rows, cols = _diagonals_between(g, False), _diagonals_between(g, True)
-    else:
-        rows = [_between(r) for r in g] if dir != "v" else none
-        cols = dmirror([_between(r) for r in dmirror(g)]) if dir != "h" else none
+    rows, cols = _connections(tuple(map(tuple, g)), dir)
     out = []
     for i in range(H(g)):
         val = [rows[i][j] if rows[i][j] >= 0 else cols[i][j] for j in range(W(g))]
         out.append([g[i][j] if val[j] < 0 else (val[j] if c == "same" else c) for j in range(W(g))])
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _connections(g, dir):
+    """`connect`'s lines of a grid (read-only), which do not depend on the colour: a family's instances, one per
+    colour, ask for the same grid's lines."""
+    g = [list(r) for r in g]
+    none = [[-1] * W(g) for _ in g]
+    if dir == "d":
+        return _diagonals_between(g, False), _diagonals_between(g, True)
+    rows = [_between(r) for r in g] if dir != "v" else none
+    cols = dmirror([_between(r) for r in dmirror(g)]) if dir != "h" else none
+    return rows, cols
 
 
 def elbow(g, corner, c):
