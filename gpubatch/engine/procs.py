@@ -82,20 +82,23 @@ def wait_result(fut: Future, poll: float = 0.2, grace: float = 2.0) -> Any:
         try:
             return fut.result(timeout=poll)
         except FutureTimeout:
-            ref = getattr(fut, "_gpubatch_pool", None)
-            pool = ref() if ref is not None else None
-            if pool is None or not _lost_worker(pool):
+            if not lost_worker(fut):
                 continue
             now = time.monotonic()
             if lost_since is None:
                 lost_since = now
             elif now - lost_since >= grace:
-                _finish_torn_result(pool)
+                _finish_torn_result(fut._gpubatch_pool())
                 lost_since = None
 
 
-def _lost_worker(pool: ProcessPoolExecutor) -> bool:
-    """Whether a worker of `pool` has exited (its sentinel is ready; nothing is reaped here)."""
+def lost_worker(fut: Future) -> bool:
+    """Whether the pool of `fut` (a `worker_pool`'s future) has a worker that exited: a caller waiting on
+    several futures takes this one with `wait_result` then, which cannot wait forever."""
+    ref = getattr(fut, "_gpubatch_pool", None)
+    pool = ref() if ref is not None else None
+    if pool is None:
+        return False
     from multiprocessing.connection import wait
 
     try:
@@ -105,13 +108,13 @@ def _lost_worker(pool: ProcessPoolExecutor) -> bool:
     return bool(sentinels) and bool(wait(sentinels, 0))
 
 
-def _finish_torn_result(pool: ProcessPoolExecutor, limit: float = 10.0) -> None:
+def _finish_torn_result(pool: ProcessPoolExecutor | None, limit: float = 10.0) -> None:
     """A worker killed while sending its result leaves half a message in the result pipe, and the pool's thread
     waits for the rest forever (CPython's `ProcessPoolExecutor` reads it with a blocking `recv`), so no future of
     the pool ever completes and the interpreter cannot exit. Zero bytes written after it complete the message:
     it fails to unpickle (a pickle ends with a STOP byte, and zeros hold none), and the thread marks the pool
     broken and ends its workers. The dead worker held the pipe's write lock, so no other worker writes meanwhile."""
-    queue = getattr(pool, "_result_queue", None)
+    queue = getattr(pool, "_result_queue", None)  # None with the pool itself (collected meanwhile)
     thread = getattr(pool, "_executor_manager_thread", None)
     if queue is None or thread is None:
         return

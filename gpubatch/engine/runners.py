@@ -21,7 +21,7 @@ from .backend import Backend, Selection, numpy_backend, select_device
 from .batch import EngineSettings, run_batch
 from .dispatch import Dispatcher
 from .ops import BatchOp
-from .procs import close_pool, wait_result, worker_pool
+from .procs import close_pool, lost_worker, wait_result, worker_pool
 from .sizer import BatchSizer
 from .stats import StatsCollector
 
@@ -299,6 +299,8 @@ class ProcessRunner:
             waiting = [f for _, _, f in pending if not f.done()] if more and len(pending) < window else \
                 [pending[0][2]]
             futures_wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
+            if lost_worker(pending[0][2]):  # its worker died: taken now (re-run), even where its result is torn
+                yield self._finish(sizer, *pending.popleft(), op)
 
     def _roomiest(self, pending: deque) -> int | None:
         """The worker with the fewest unfinished batches, if it has room for one more (else None)."""

@@ -9,7 +9,9 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
+from gpubatch.engine import BatchExecutor, BatchOp, EngineSettings, Selection
 from gpubatch.engine.procs import close_pool, wait_result, worker_pool
+from gpubatch.engine.runners import QUEUED
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SIGKILL and fork")
 
@@ -19,6 +21,8 @@ def _torn_result() -> None:
     frame = sys._getframe()
     while "result_queue" not in frame.f_locals:  # concurrent.futures' worker loop holds the queue
         frame = frame.f_back
+        if frame is None:  # not in a pool worker
+            return
     queue = frame.f_locals["result_queue"]
     queue._wlock.acquire()  # a worker sending holds the write lock: it dies holding it
     os.write(queue._writer.fileno(), struct.pack("!i", 1 << 20) + b"\x80\x05 half")
@@ -63,3 +67,24 @@ def test_healthy_pool_results_are_untouched():
         assert [wait_result(pool.submit(pow, 3, k), grace=0.0) for k in range(6)] == [3 ** k for k in range(6)]
     finally:
         close_pool(pool, failed=False)
+
+
+def _tears_once_on_7(items, backend):
+    """A batch op whose worker dies sending the result of the batch holding 7, the first time only."""
+    mark = os.environ["GPUBATCH_TEST_TORN"]
+    if 7 in items and not os.path.exists(mark):
+        open(mark, "w").close()
+        _torn_result()
+    return [x + 1 for x in items]
+
+
+@linux
+def test_process_runner_reruns_a_batch_whose_result_was_torn(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUBATCH_TEST_TORN", str(tmp_path / "torn"))  # the spawned workers inherit it
+    settings = EngineSettings(device="cpu", count=2, initial_size=4, dynamic_sizing=False)
+    with BatchExecutor(settings, Selection("numpy"), runner="processes") as ex:
+        out = ex.run_all(BatchOp("tears", _tears_once_on_7), range(24))
+        restarts = ex.stats.for_op("tears", "cpu").worker_restarts
+    assert (tmp_path / "torn").exists()  # the fault happened
+    assert out == [x + 1 for x in range(24)]
+    assert 1 <= restarts <= QUEUED  # each batch lost with the worker (its queue) ran again
