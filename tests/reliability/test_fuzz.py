@@ -89,16 +89,19 @@ def test_killed_worker_loses_nothing(tmp_path, job):
         faulty = [*args, "--jobs", "2", "-o", str(tmp_path / "out.json")]
         key = "findings"
     else:
-        write_tasks(tmp_path / "t", {f"t{i}": task(i, demos=3, size=6) for i in range(4)})
-        args = ["run-batt", "--dataset", str(tmp_path / "t"), "--depth", "1", "--no-progress", "--device", "cpu"]
+        # depth 2 (a few seconds of search a worker): the kill lands in the search, however fast depth 1 gets
+        write_tasks(tmp_path / "t", {f"t{i}": task(i, demos=2, size=3) for i in range(2)})
+        args = ["run-batt", "--dataset", str(tmp_path / "t"), "--depth", "2", "--no-progress", "--device", "cpu"]
         clean = cli(*args, "--results", tmp_path / "clean.json")
         faulty = [*args, "--gpus", "2", "--results", str(tmp_path / "out.json")]
         key = "tasks"
     proc = spawn(faulty, tmp_path)
     try:
         assert wait_until(lambda: len(children_of(proc.pid)) >= 2, 60)
-        time.sleep(0.0 if job == "analyze" else 1.0)  # run-batt: past the workers' start, into the search
-        os.kill(children_of(proc.pid)[0], signal.SIGKILL)
+        time.sleep(0.0 if job == "analyze" else 1.5)  # run-batt: past the workers' start, into the search
+        workers = children_of(proc.pid)
+        assert workers, "the job ended before a worker could be killed"
+        os.kill(workers[0], signal.SIGKILL)
         code = proc.wait(120)
         out = proc.stdout.read().decode()
         assert code == clean.exit_code, out[-3000:]
