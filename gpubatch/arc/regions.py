@@ -1,5 +1,5 @@
 """Region features of the local-rule tables (`rules`): per cell, facts of its region (4-connected, one colour,
-every colour, 0 included), for the `region`, `extreme` and `holes` kinds. Each labels every colour's regions of
+every colour, 0 included), for the `region`, `extreme`, `holes` and `touch` kinds. Each labels every colour's regions of
 every grid (`labels`, memoized on the batch) and sums per region with one `bincount`, on NumPy or CuPy."""
 from __future__ import annotations
 
@@ -72,3 +72,22 @@ def extreme(g: GridBatch):
         small = xp.where(mine, size, CELLS + 1).min(axis=1, keepdims=True)
         code += mine * ((size == big) | (size == small) << 1)
     return code.reshape(n, MAX, MAX)
+
+
+def touching(g: GridBatch):
+    """Per cell, bit c (0-9) set where its region (4-connected, one colour, every colour) has a cell of colour c
+    beside it (up, down, left or right), c not its own; nothing for the outside of the grid. One `bincount` a
+    colour."""
+    xp = g.xp
+    n = len(g)
+    d = g.data.astype(xp.int64)
+    p = xp.pad(d, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
+    around = (p[:, :-2, 1:-1], p[:, 2:, 1:-1], p[:, 1:-1, :-2], p[:, 1:-1, 2:])
+    code = xp.zeros((n, CELLS), xp.int64)
+    for c in range(PAD):
+        beside = xp.zeros(d.shape, bool)
+        for nb in around:
+            beside |= nb == c
+        code |= (per_region(g, beside & (d != c)) > 0).astype(xp.int64) << c
+    lab = labels(g, 4, False, True)
+    return xp.where((lab >= 0) & (d.reshape(n, CELLS) < PAD), code, 0).reshape(n, MAX, MAX)

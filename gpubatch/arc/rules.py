@@ -35,7 +35,10 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
   nor its own, 10 where none is and 11 where two colours are equally near (`2204b7a8`: each green pixel takes
   the colour of the nearer of two border lines);
 - `inbox`: own colour and the set of colours whose bounding box (all of that colour's cells in the grid)
-  holds the cell (`32597951`: the blue cells inside the box of the cyan ones turn green).
+  holds the cell (`32597951`: the blue cells inside the box of the cyan ones turn green);
+- `touch`: own colour and the set of the other colours beside its region (4-connected, one colour, 0
+  included): shapes that touch a colour change, the others stay (`d90796e8`: a green cell beside a red one
+  turns cyan, and the red one goes).
 
 Everything runs on whole batches with array operations (one sort of the batch's cells), on NumPy or CuPy.
 """
@@ -44,10 +47,10 @@ from __future__ import annotations
 from .dsl.geometry import bbox_params
 from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
-from .regions import extreme, holes, region
+from .regions import extreme, holes, region, touching
 
 KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme", "holes", "nearest", "back", "inbox")
+         "extreme", "holes", "nearest", "back", "inbox", "touch")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -215,6 +218,8 @@ def features(g: GridBatch, kind: str):
         return d | _nearest(xp, d) << 4
     if kind == "inbox":
         return d | _in_boxes(xp, d) << 4
+    if kind == "touch":
+        return d | touching(g) << 4
     if kind == "rays":
         code = d
         for j, r in enumerate(_rays(xp, d)):

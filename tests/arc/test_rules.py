@@ -249,10 +249,19 @@ def test_back_counts_every_other_cell_from_the_right_end():
     assert pred.to_lists()[3] == test_out
 
 
+def test_touch_sets_the_other_colours_beside_the_cells_region():
+    g = GridBatch.from_lists([[[0, 3, 0, 0], [0, 2, 0, 3], [1, 1, 0, 3]], [[7]]])
+    touch = (features(g, "touch")[:, :3, :4] >> 4).tolist()
+    z, two, one = 1 << 1 | 1 << 2 | 1 << 3, 1 << 0 | 1 << 2, 1 << 0  # each 0 region sees 1, 2 and 3
+    assert touch[0] == [[z, two, z, z], [z, 1 << 0 | 1 << 1 | 1 << 3, z, one], [two, two, z, one]]
+    assert touch[1][0] == [0, 0, 0, 0]  # a one-cell grid touches nothing; outside the grid is nothing
+
+
 def test_arc_training_tasks_of_regions():
-    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8", "b2862040", "d406998b"])
+    tasks, _ = load_tasks("arc1-train", ids=["44d8ac46", "6455b5f5", "2204b7a8", "b2862040", "d406998b",
+                                             "d90796e8"])
     want = {"44d8ac46": "rule(f=region)", "6455b5f5": "rule(f=extreme)", "2204b7a8": "rule(f=nearest)",
-            "b2862040": "rule(f=holes)", "d406998b": "rule(f=back)"}
+            "b2862040": "rule(f=holes)", "d406998b": "rule(f=back)", "d90796e8": "rule(f=touch)"}
     for res in search_shard(tasks, numpy_backend(), SearchConfig(depth=0)):
         assert all(res.correct) and want[res.id] in [f.program for f in res.fits[:2]], res.id
 
