@@ -329,8 +329,9 @@ def test_rules_on_depth_one_states_and_partial_fits():
     """ARC-AGI-1 training: 6c434453 and c0f76784 need a primitive, then a rule (fill the enclosed cells, then
     recolour by neighbourhood or object size); bb43febb's rule of length 1 ranks before the exact fit of
     length 2 (which is wrong on the test); d90796e8's test grid has neighbourhoods no demo showed, which
-    stay as they are (a partial fit); stamps (`stamps`), which read each neighbour
-    alone, fit it completely and rank first."""
+    stay as they are (a partial fit); the `touch` table (the colours beside a cell's region) fits it completely
+    and ranks first, before the stamps (`stamps`), which read each neighbour alone and are wrong on a red pixel
+    that stands alone."""
     tasks, _ = load_tasks("arc1-train", ids=["6c434453", "bb43febb", "c0f76784"])
     res = {r.id: r for r in search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=300_000))}
     assert res["6c434453"].fits[0].program == "fill_enclosed(c=2) | rule(f=nbhd)"
@@ -340,7 +341,7 @@ def test_rules_on_depth_one_states_and_partial_fits():
     assert all(r.correct == (True,) for r in res.values())
     tasks, _ = load_tasks("arc1-train", ids=["d90796e8"])
     res = search_shard(tasks, numpy_backend(), SearchConfig(depth=1))[0]
-    assert [f.program for f in res.fits[:2]] == ["rule(f=stamp)", "rule(f=nbhd)"] and res.correct == (True,)
+    assert [f.program for f in res.fits[:2]] == ["rule(f=touch)", "rule(f=stamp)"] and res.correct == (True,)
     C, tg, demo = _task_batch(tasks[0].train, tasks[0].test_inputs)
     ok, unseen, _ = rule_fits(C, np.array([0]), tg, demo, "nbhd")
     assert ok.tolist() == [True] and unseen[0] > 0
