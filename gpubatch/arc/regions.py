@@ -41,6 +41,12 @@ def _region_codes(g: GridBatch):
     return xp.where(lab >= 0, code, 0).reshape(n, MAX, MAX)
 
 
+def _around(xp, a):
+    """The four orthogonal neighbours of every cell of `a` ([B, 30, 30]: up, down, left, right), PAD beyond it."""
+    p = xp.pad(a, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
+    return p[:, :-2, 1:-1], p[:, 2:, 1:-1], p[:, 1:-1, :-2], p[:, 1:-1, 2:]
+
+
 def holes(g: GridBatch):
     """Per cell, 1 where its region (4-connected, one colour, every colour) borders a *closed* region of another
     colour, one that does not reach the grid's border: a ring (beside its hole), its hole (beside the ring, if
@@ -50,9 +56,8 @@ def holes(g: GridBatch):
     d = g.data.astype(xp.int64)
     closed = ((region(g) >> 1) & 1) == 0
     inside = xp.where(closed & (d < PAD), d, PAD)  # a cell's colour where its region is closed
-    p = xp.pad(inside, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
     beside = xp.zeros(d.shape, bool)
-    for nb in (p[:, :-2, 1:-1], p[:, 2:, 1:-1], p[:, 1:-1, :-2], p[:, 1:-1, 2:]):  # up, down, left, right
+    for nb in _around(xp, inside):
         beside |= (nb < PAD) & (nb != d)
     lab = labels(g, 4, False, True)
     return ((lab >= 0) & (per_region(g, beside) > 0)).astype(xp.int64).reshape(n, MAX, MAX)
@@ -81,8 +86,7 @@ def touching(g: GridBatch):
     xp = g.xp
     n = len(g)
     d = g.data.astype(xp.int64)
-    p = xp.pad(d, ((0, 0), (1, 1), (1, 1)), constant_values=PAD)
-    around = (p[:, :-2, 1:-1], p[:, 2:, 1:-1], p[:, 1:-1, :-2], p[:, 1:-1, 2:])
+    around = _around(xp, d)
     code = xp.zeros((n, CELLS), xp.int64)
     for c in range(PAD):
         beside = xp.zeros(d.shape, bool)

@@ -207,7 +207,6 @@ def connect(g, dir, c):
 def _connections(g, dir):
     """`connect`'s lines of a grid (read-only), which do not depend on the colour: a family's instances, one per
     colour, ask for the same grid's lines."""
-    g = [list(r) for r in g]
     none = [[-1] * W(g) for _ in g]
     if dir == "d":
         return _diagonals_between(g, False), _diagonals_between(g, True)
