@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
+from . import firsts
 from .colournorm import normalise, renamings
 from .fits import FitRecord
 from .programs import Program
@@ -96,26 +97,36 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
         groups[len(st.task.train) + len(st.task.test_inputs)].append(i)
     out: dict[int, TaskResult] = {}
     t0 = time.perf_counter()
-    for g, (K, members) in enumerate(sorted(groups.items())):
-        g0 = time.perf_counter()
-        gs = GroupSearch([states[i] for i in members], K, prims, backend, cfg, t0, stats)
-        if status is not None:
-            head = f"group {g + 1}/{len(groups)} ({len(members)} tasks of {K} grids)"
-            gs.status = lambda text, head=head: status(f"{head}, {text}")
-        gs.check_level0()
-        if programs:
-            gs.run_battery(programs)
-        if enumerate_builtin:
-            for level in range(cfg.depth):
-                if not gs.expand(level):
-                    break
-        gs.compose()
-        per_task = (time.perf_counter() - g0) / len(members)
-        for i in members:
-            if i < len(tasks):
-                st = states[i]
-                done = st.states + 1 + (st.view.states + 1 if st.view is not None else 0)
-                out[i] = _result(st, gs, per_task * (1 + (st.view is not None)), done * K)
+    order = sorted(groups.items())
+    grids = [K * len(members) for K, members in order]
+    for wave in firsts.waves(grids, firsts.per_grid(prims), firsts.cap_for(backend)):
+        w0 = time.perf_counter()
+        searches = [GroupSearch([states[i] for i in order[g][1]], order[g][0], prims, backend, cfg, t0, stats)
+                    for g in wave]
+        if enumerate_builtin and cfg.depth:  # the inputs' own primitives, once for the wave's groups
+            firsts.share_first(searches, backend, stats)
+        shared = (time.perf_counter() - w0) / sum(grids[g] for g in wave)
+        for g, gs in zip(wave, searches):
+            g0 = time.perf_counter() - shared * grids[g]
+            K, members = order[g]
+            if status is not None:
+                head = f"group {g + 1}/{len(groups)} ({len(members)} tasks of {K} grids)"
+                gs.status = lambda text, head=head: status(f"{head}, {text}")
+            gs.check_level0()
+            if programs:
+                gs.run_battery(programs)
+            if enumerate_builtin:
+                for level in range(cfg.depth):
+                    if not gs.expand(level):
+                        break
+            gs.compose()
+            gs.given = {}
+            per_task = (time.perf_counter() - g0) / len(members)
+            for i in members:
+                if i < len(tasks):
+                    st = states[i]
+                    done = st.states + 1 + (st.view.states + 1 if st.view is not None else 0)
+                    out[i] = _result(st, gs, per_task * (1 + (st.view is not None)), done * K)
     return [out[i] for i in range(len(tasks))]
 
 
