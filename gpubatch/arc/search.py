@@ -15,7 +15,8 @@ wrong demo cells, then in canonical order
 Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a local rule, are recorded
 by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted sizes) by
 `partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`; demo outputs
-chosen by a feature of the input, before the search, by `lookup.LookupBook`.
+chosen by a feature of the input, before the search, by `lookup.LookupBook`. Primitives meant for the inputs
+(`first` families) are run once for several groups before their searches (`firsts`), which read their rows.
 """
 from __future__ import annotations
 
