@@ -43,6 +43,11 @@ from .size import predict_sizes
 from .statescore import Scores, Targets, score_states
 from .tasks import MAX_GRIDS, Task
 
+# per-op statistics of the search's own steps around the primitives: a chunk's grids recomputed from the level
+# before (none where the level is stored), the fits recorded, the partial fits and the overlay pools; and the
+# next level's deduplication, budget and storing
+PHASES = ("search.rebuild", "search.fits", "search.partials", "search.overlays")
+NEXT_LEVEL = "search.next_level"
 _UNSCORED = 1 << 15  # `_promise` of a state with no wrong-cell count (above any demo set's cells)
 RULE_STATES = 16_384  # states per rule_fits call: each holds a few int64 feature arrays of its K grids
 # odd position multipliers of the state key, one per grid of a task (the first 64 as they always were)
@@ -194,7 +199,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
         skip = {pi for pi, prim in enumerate(self.prims) if level and prim.family.first}
         skip_rows = xp.asarray(np.array(sorted(skip), np.int64))
         runs = P - len(skip)
-        marks = Timeline(self.backend, P)
+        marks = Timeline(self.backend, P + 4)  # the level's grids, each primitive, then the three books
         chunk = max(1, cfg.chunk_grids // K)
         n = len(lv.task)
         for start in range(0, n, chunk):
@@ -203,6 +208,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
             ids = np.arange(start, min(n, start + chunk))
             if self.status is not None:
                 self.status(f"depth {level + 1}/{cfg.depth}: {start:,}/{n:,} states expanded")
+            marks.mark(0)
             G = self.materialize(level, ids)
             task_h = lv.task[ids]
             task_d = xp.asarray(task_h)
@@ -216,37 +222,54 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
                 for a, none in zip(sc, (False, False, 0, 0, False, 0, -1, 0, 0, 0)):
                     a[skip_rows] = none
             for pi, prim in enumerate(self.prims):  # no host round trip inside this loop: the device runs ahead
-                marks.mark(pi)
+                marks.mark(pi + 1)
                 if pi % 16 == 15 and self.out_of_time():
                     return False
                 if pi in skip:
                     continue
                 res = self.given[pi].take(self.rows(ids)) if level == 0 and pi in self.given else prim(G)
                 score_states(res, task_d, self.targets, self.map_open, out=tuple(a[pi] for a in sc))
-            marks.mark(P)
+            marks.mark(P + 1)
             self.evaluations += runs * m * K
             hit, ex, hk = hit_table(xp, exact.ravel(), mapped.ravel(), keys.ravel())
             if len(hit):  # the host sees the hits only; grids are recomputed for fits not seen before
                 self._record(level + 1, ids, task_h, hit // m, hit % m, ex, hk,
                              lambda pi, states: self.prims[pi](G.take(self.rows(states))))
+            marks.mark(P + 2)
             self._partials(level + 1, ids, task_d, partial, keys, G)
+            marks.mark(P + 3)
             self._overlay_pools(level + 1, ids, task_d, sc)
+            marks.mark(P + 4)
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
                 ok = valid.ravel()
                 cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
                              xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], _promise(xp, K, scores, sc.wrong)[ok]))
-            if self.stats is not None:  # primitives given on the inputs were timed where they ran (`firsts`)
-                for pi, (wall, dev) in enumerate(marks.intervals()):
-                    if pi not in skip and not (level == 0 and pi in self.given):
-                        self.stats.for_op(self.prims[pi].name, self.backend.label).add_batch(m * K, wall, dev)
+            if self.stats is not None:
+                self._chunk_stats(marks.intervals(), level, skip, m * K)
         full = [t for t, st in enumerate(self.ts) if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP]
         if full:  # closed between levels, so that which fits are kept is canonical; one write to the device
             self.map_open[xp.asarray(np.array(full))] = False
         if not final:
+            step = Timeline(self.backend, 1)
+            step.mark(0)
             self._next_level(level, cand)
+            step.mark(1)
+            if self.stats is not None:
+                self.stats.for_op(NEXT_LEVEL, self.backend.label).add_batch(
+                    sum(len(c[0]) for c in cand), *step.intervals()[0])
             if level == 0:
                 self.check_rules(1)
         return True
+
+    def _chunk_stats(self, spans: list[tuple[float, float]], level: int, skip: set, grids: int) -> None:
+        """Record one chunk's (host, device) seconds: each primitive that ran here (those given on the inputs
+        were timed where they ran, `firsts`), and the phases around them (`PHASES`)."""
+        label = self.backend.label
+        for pi, (wall, dev) in enumerate(spans[1:len(self.prims) + 1]):
+            if pi not in skip and not (level == 0 and pi in self.given):
+                self.stats.for_op(self.prims[pi].name, label).add_batch(grids, wall, dev)
+        for name, (wall, dev) in zip(PHASES, [spans[0]] + spans[len(self.prims) + 1:]):
+            self.stats.for_op(name, label).add_batch(grids, wall, dev)
 
     def out_of_time(self) -> bool:
         """True, and every task marked stopped, once the run's time budget is spent or an interrupt asked the

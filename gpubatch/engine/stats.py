@@ -146,11 +146,14 @@ def render_table(stats: StatsCollector, title: str = "per-op statistics"):
         c = stats.cache
         title += f"; device cache {c['hits']:,} hits, {c['misses']:,} misses, {c['bytes_saved']:,} bytes not re-uploaded"
     table = Table(title=title, title_justify="left")
+    rows = stats.rows()
+    longest = min(32, max([len(s.op) for s in rows] + [2]))  # op names stay whole: ops differ in their endings
     for col in ("op", "device", "calls", "items", "batches", "mean batch", "max batch", "time s", "µs/item",
                 "items/s", "to CPU (why)", "OOM retries", "CPU fallbacks", "GPU errors", "worker re-runs",
                 "failed"):
-        table.add_column(col, justify="left" if col in ("op", "device", "to CPU (why)") else "right")
-    for s in stats.rows():
+        table.add_column(col, justify="left" if col in ("op", "device", "to CPU (why)") else "right",
+                         min_width=longest if col == "op" else None, no_wrap=col == "op")
+    for s in rows:
         t = s.gpu_seconds or s.seconds
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(s.reasons.items())) or "0"
         table.add_row(s.op, s.device + (" (gpu time)" if s.gpu_seconds else ""), str(s.calls), f"{s.items:,}",

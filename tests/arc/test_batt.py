@@ -187,3 +187,15 @@ def test_progress_hears_depth_levels_of_an_in_process_search():
         run_batt(tasks, ex, SearchConfig(depth=2, max_states=5_000))
     assert rec.lines[0] == "start tasks 3" and rec.lines[-1] == "finish"
     assert any("depth 1/2" in line for line in rec.lines) and any("depth 2/2" in line for line in rec.lines)
+
+
+def test_the_search_steps_around_the_primitives_are_in_the_stats():
+    from gpubatch.arc.search import NEXT_LEVEL, PHASES
+    from gpubatch.engine.stats import StatsCollector
+
+    t = make_task("synthetic", rot_then_swap, [[[1, 2, 0], [0, 1, 3]], [[2, 2], [1, 0], [3, 3]]], [[1, 0], [2, 2]])
+    stats = StatsCollector()
+    search_shard([t], numpy_backend(), SearchConfig(depth=2), stats=stats)
+    rows = {s.op: s for s in stats.rows()}
+    assert all(rows[name].batches == 2 and rows[name].items > 0 for name in PHASES)  # a chunk a level
+    assert rows[NEXT_LEVEL].batches == 1 and rows["rot90"].items > 0
