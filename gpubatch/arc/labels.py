@@ -105,9 +105,8 @@ def label_scipy(g: GridBatch, excl, conn8: bool, univalued: bool):
     active = ((cells // MAX < g.h.reshape(n, 1)) & (cells % MAX < g.w.reshape(n, 1))
               & (g.data.reshape(n, CELLS) != excl.reshape(n, 1)))
     structure = np.ones((3, 3), bool) if conn8 else None
-    lab = np.zeros(n * CELLS, np.int64)
+    out = np.full(n * CELLS, -1, np.int16)
     colours = range(10) if univalued else (None,)
-    offset = 0
     d = g.data.reshape(n, CELLS)
     for c in colours:
         mask = active if c is None else active & (d == c)
@@ -117,16 +116,13 @@ def label_scipy(g: GridBatch, excl, conn8: bool, univalued: bool):
         canvas = np.zeros((len(sel), MAX + 1, MAX), bool)  # a blank row under each grid separates them
         canvas[:, :MAX, :] = mask[sel].reshape(len(sel), MAX, MAX)
         lc, count = ndimage.label(canvas.reshape(len(sel) * (MAX + 1), MAX), structure=structure)
-        lc = lc.reshape(len(sel), MAX + 1, MAX)[:, :MAX, :]
-        # the mask's cells come in the same row order here and in the canvas: one scatter of their labels
-        lab[np.flatnonzero(mask)] = lc[lc > 0] + offset
-        offset += count
-    # rename each label to its first cell's index within its grid
-    first = np.full(offset + 1, -1, np.int64)
-    pos = np.flatnonzero(lab)
-    first[lab[pos][::-1]] = pos[::-1]  # last write wins: the smallest position
-    out = np.where(lab > 0, first[lab] % CELLS, -1)
-    return out.reshape(n, CELLS).astype(np.int16)
+        # the mask's cells come in the same row order here and in the canvas: their labels line up
+        idx = np.flatnonzero(mask)
+        v = lc[lc > 0]
+        first = np.empty(count + 1, np.int64)
+        first[v[::-1]] = idx[::-1]  # last write wins: each label's first cell
+        out[idx] = first[v] % CELLS
+    return out.reshape(n, CELLS)
 
 
 def label_xp(g: GridBatch, excl, conn8: bool, univalued: bool):
