@@ -47,6 +47,16 @@ class FitRecord:
         return f"rule(f={self.rule})" if self.rule is not None else None
 
 
+_RULE_ORDER = {name: i for i, name in enumerate(KINDS)}
+
+
+def _canon(path: tuple[int, int, int], rule: str | None) -> tuple:
+    """The order in which a rule fit's programs compete to represent it (last primitive, parent state, then the
+    rules in the order one state's are fitted): the first one a search happens to meet would depend on how
+    tasks and states were batched."""
+    return path[2], path[1], _RULE_ORDER.get(rule or "", len(_RULE_ORDER))
+
+
 class FitBook:
     """Recording fits (a mixin of GroupSearch)."""
 
@@ -97,10 +107,12 @@ class FitBook:
         st = self.ts[t]
         key = (t, level, unseen, repr(outs), name.endswith(MAJOR))  # a guess never votes for a fit, nor back
         prev = self.rule_by_out.get(key)
+        path = None if text else (paths[k] if paths is not None else (level, t, -1))
         if prev is not None:
             prev.votes += 1
+            if path is not None and prev.path is not None and _canon(path, name) < _canon(prev.path, prev.rule):
+                prev.path, prev.rule = path, name  # the canonical program and rule, whatever the batching
             return
-        path = None if text else (paths[k] if paths is not None else (level, t, -1))
         rec = FitRecord(level, self.order, path, outs, text=text, rule=name, unseen=unseen)
         self.rule_by_out[key] = rec
         st.fits.append(rec)
