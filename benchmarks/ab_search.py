@@ -35,12 +35,16 @@ def baseline(rev: str, into: Path) -> Path:
 
 def run(tree: Path, args, results: Path, stats: Path, cwd: Path) -> dict:
     """One run-batt of `tree`'s code; its search seconds, evaluations per second and exit status."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # the tree first; other entries (a GPU box's installed wheels) kept, the repository's own left out
+    kept = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+            if p and Path(p).resolve() != ROOT and not (Path(p) / "gpubatch").is_dir()]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), *kept])}
     where = subprocess.run([sys.executable, "-c", "import gpubatch; print(gpubatch.__file__)"], cwd=cwd, env=env,
                            capture_output=True, text=True, check=True).stdout.strip()
     if not Path(where).resolve().is_relative_to(tree.resolve()):
         raise SystemExit(f"{tree} is not what a run imports: {where}")
-    cmd = [sys.executable, "-m", "gpubatch", "--device", args.device, "--stats-json", str(stats), "run-batt",
+    # the global options after the command: older trees read them only there
+    cmd = [sys.executable, "-m", "gpubatch", "run-batt", "--device", args.device, "--stats-json", str(stats),
            "--dataset", args.dataset, "--depth", str(args.depth), "--results", str(results), "--no-progress",
            "-q"] + (["--tasks", str(args.tasks)] if args.tasks else [])
     t0 = time.perf_counter()
@@ -49,7 +53,8 @@ def run(tree: Path, args, results: Path, stats: Path, cwd: Path) -> dict:
     if proc.returncode not in (0, 1):
         row["stderr"] = proc.stderr[-2000:]
         return row
-    timings = json.loads(results.read_text()).get("timings", {})
+    doc = json.loads(results.read_text())
+    timings = doc.get("timings") or doc.get("summary", {})  # older trees keep them in the summary
     row["search_s"] = round(timings.get("seconds", 0.0), 3)
     row["start_s"] = round(timings.get("start_seconds", 0.0), 3)
     row["evals_per_s"] = round(timings.get("evals_per_s", 0.0))
@@ -66,13 +71,15 @@ def main() -> None:
     ap.add_argument("--device", default="auto")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--keep", type=Path, help="Write every run's results and stats here (default: a temporary folder).")
     args = ap.parse_args()
     if (args.rev is None) == (args.base is None):
         raise SystemExit("give one baseline: --rev REV or --base DIR")
-    work = Path(tempfile.mkdtemp(prefix="ab-search-"))
+    work = args.keep or Path(tempfile.mkdtemp(prefix="ab-search-"))
+    work.mkdir(parents=True, exist_ok=True)
     cwd = work / "cwd"
-    cwd.mkdir()
-    trees = {"base": args.base or baseline(args.rev, work / "base"), "new": ROOT}
+    cwd.mkdir(exist_ok=True)
+    trees = {"base": args.base.resolve() if args.base else baseline(args.rev, work / "base"), "new": ROOT}
     runs: dict[str, list[dict]] = {name: [] for name in trees}
     first: Path | None = None
     for r in range(args.repeats):
