@@ -15,8 +15,9 @@ wrong demo cells, then in canonical order
 Fits, exact, up to a colour map or (for the inputs and the depth-1 states) up to a local rule, are recorded
 by `fits.FitBook`; partial fits (some demos right, test outputs of the predicted sizes) by
 `partials.PartialBook`; candidates for overlays of several states by `overlays.OverlayBook`; demo outputs
-chosen by a feature of the input, before the search, by `lookup.LookupBook`. Primitives meant for the inputs
-(`first` families) are run once for several groups before their searches (`firsts`), which read their rows.
+chosen by a feature of the input, before the search, by `lookup.LookupBook`; the next level by
+`frontier.FrontierBook`. Primitives meant for the inputs (`first` families) are run once for several groups
+before their searches (`firsts`), which read their rows.
 """
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ from ..engine.procs import stop_requested
 from .colournorm import NormView
 from .dsl import REGISTRY, Primitive
 from .fits import MAPPED_CAP, FitBook, FitRecord, hit_table, host
-from .grids import CELLS, GridBatch
+from .frontier import FrontierBook, Level, promise
+from .grids import GridBatch
 from .learned import STATE_KINDS
 from .lookup import LookupBook
 from .overlays import OverlayBook
@@ -48,7 +50,6 @@ from .tasks import MAX_GRIDS, Task
 # next level's deduplication, budget and storing
 PHASES = ("search.rebuild", "search.fits", "search.partials", "search.overlays")
 NEXT_LEVEL = "search.next_level"
-_UNSCORED = 1 << 15  # `_promise` of a state with no wrong-cell count (above any demo set's cells)
 RULE_STATES = 16_384  # states per rule_fits call: each holds a few int64 feature arrays of its K grids
 # odd position multipliers of the state key, one per grid of a task (the first 64 as they always were)
 _MULT = np.concatenate([np.random.default_rng(seed).integers(1, 2**62, size=n, dtype=np.uint64) for seed, n in
@@ -86,15 +87,7 @@ class TaskState:
     copy: bool = False  # this is a colour-normalised copy: same task id, its own salt (`_salt`)
 
 
-@dataclass
-class _Level:
-    parent: np.ndarray  # index into the previous level
-    prim: np.ndarray
-    task: np.ndarray  # task index within the group
-    grids: GridBatch | None = None
-
-
-class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
+class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook, FrontierBook):
     """Search for the tasks of one K-group on one backend."""
 
     def __init__(self, tasks: list[TaskState], K: int, prims: list[Primitive], backend, cfg: SearchConfig,
@@ -120,7 +113,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
         self.targets = Targets(tg.to(xp), xp.asarray(demo), xp.asarray(_MULT[:K]),
                                xp.asarray(np.array([_salt(st.task.id, st.copy) for st in tasks], dtype=np.uint64)),
                                xp.asarray(size_h), xp.asarray(size_w), self.inp)
-        self.levels = [_Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
+        self.levels = [Level(np.full(T, -1), np.full(T, -1), np.arange(T), self.inp)]
         self.demo = demo  # [T, K] on the host: which of each task's grids are demos
         self.map_open = xp.ones(T, bool)  # tasks still taking fits up to a colour map
         self.seen = xp.zeros(0, xp.uint64)  # keys of every state kept so far, sorted
@@ -243,7 +236,7 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
             if not final:  # candidates stay on the device, in generation order (primitive-major per chunk)
                 ok = valid.ravel()
                 cand.append((keys.ravel()[ok], xp.tile(xp.asarray(ids), P)[ok],
-                             xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], _promise(xp, K, scores, sc.wrong)[ok]))
+                             xp.repeat(xp.arange(P, dtype=xp.int32), m)[ok], promise(xp, K, scores, sc.wrong)[ok]))
             if self.stats is not None:
                 self._chunk_stats(marks.intervals(), level, skip, m * K)
         full = [t for t, st in enumerate(self.ts) if sum(f.cmap is not None for f in st.fits) >= MAPPED_CAP]
@@ -309,56 +302,6 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
                 wall, dev = marks.intervals()[0]
                 self.stats.for_op("rule_fits", self.backend.label).add_batch(len(k) * K, wall, dev)
 
-    def _next_level(self, level: int, cand: list[tuple]) -> None:
-        """Deduplicate the candidates of level + 1 against each other and every earlier level, keep each
-        task's best-scored states (then canonical order) up to its state budget, store the new level sorted by
-        (primitive, parent) so that recomputing a chunk of it takes few primitive calls. All on the device."""
-        xp, T, P = self.xp, len(self.ts), len(self.prims)
-        if cand:
-            keys, parents, prims, score = (xp.concatenate([c[k] for c in cand]) for k in range(4))
-        else:
-            keys, parents, prims, score = (xp.zeros(0, d) for d in (xp.uint64, xp.int64, xp.int32, xp.int64))
-        # canonical order (primitive, then parent), whatever the chunks were: a task's states, and so its
-        # results, do not depend on which tasks share its batch, on the device or on the chunk size
-        span = int(parents.max()) + 1 if len(parents) else 1
-        canon = xp.argsort(prims.astype(xp.int64) * span + parents, kind="stable")
-        keys, parents, prims, score = keys[canon], parents[canon], prims[canon], score[canon]
-        order = xp.argsort(keys, kind="stable")  # stable: equal keys keep the canonical order
-        sk = keys[order]
-        head = xp.ones(len(sk), bool)
-        head[1:] = sk[1:] != sk[:-1]
-        starts = xp.flatnonzero(head)
-        uniq, first = sk[starts], order[starts]
-        self._count_votes(level + 1, uniq, xp.diff(xp.concatenate([starts, xp.asarray([len(sk)])])))
-        new = ~_sorted_member(xp, uniq, self.seen)
-        self.seen = xp.sort(xp.concatenate([self.seen, uniq[new]]))
-        first = xp.sort(first[new])  # canonical order
-        parents, prims, score = parents[first], prims[first], score[first]
-        tasks = xp.asarray(self.levels[level].task)[parents]
-        # each task keeps `allowed` new states, the most promising first (`_promise`), then canonical order;
-        # levels past the third have a budget of their own, so that depth 4 is not starved by depth 3
-        runs = P - sum(prim.family.first for prim in self.prims)  # primitives that run past depth 1
-        if level >= 2:  # the new level is expanded into level 4 or deeper
-            allowed = xp.full(T, self.cfg.deep_states // max(1, runs), xp.int64)
-        else:
-            used = xp.asarray(np.array([st.states for st in self.ts], np.int64))
-            allowed = xp.maximum(0, (self.cfg.max_states - used) // max(1, runs))
-        deeper = xp.asarray(np.array([(self.cfg.depth if st.depth is None else st.depth) > level + 1
-                                      for st in self.ts]))
-        allowed = xp.where(deeper, allowed, 0)  # a task searched to a lesser depth keeps no states past it
-        by_task = xp.argsort(tasks.astype(xp.int64) * (1 << 40) + score, kind="stable")
-        per_task = xp.bincount(tasks, minlength=T)
-        rank = xp.empty(len(tasks), xp.int64)
-        rank[by_task] = xp.arange(len(tasks)) - (xp.cumsum(per_task) - per_task)[tasks[by_task]]
-        keep = rank < allowed[tasks]
-        for t in np.flatnonzero(host(xp, (per_task > allowed) & deeper)):
-            self.ts[int(t)].stopped = "state budget"
-        parents, prims, tasks = parents[keep], prims[keep], tasks[keep]
-        lv = _Level(host(xp, parents), host(xp, prims), host(xp, tasks))  # still (primitive, parent) order
-        self.levels.append(lv)
-        if len(lv.task) * self.K * CELLS <= self.cfg.store_bytes:
-            lv.grids = self.materialize(level + 1, np.arange(len(lv.task)))
-
     def run_battery(self, programs) -> None:
         """Evaluate hand-written programs on every task of the group; shared prefixes run once."""
         T = len(self.ts)
@@ -393,28 +336,12 @@ class GroupSearch(FitBook, PartialBook, OverlayBook, LookupBook):
         return steps[::-1]
 
 
-def _promise(xp, K: int, score, wrong):
-    """How promising each new state is, lower first: the shape score's shortfall (demo pairs whose output lacks
-    the target's shape, and more where it is not even near it), then (where every demo output has it and the
-    test outputs the predicted sizes) wrong demo cells, else last."""
-    cells = xp.where(wrong >= 0, xp.minimum(wrong, _UNSCORED - 1), _UNSCORED).ravel().astype(xp.int64)
-    return (2 * K - score.ravel()).astype(xp.int64) * (_UNSCORED + 1) + cells
-
-
 def _salt(task_id: str, copy: bool = False) -> int:
     """A stable 64-bit number per task id, mixed into state keys so tasks never share states. A task's
     colour-normalised copy has a salt of its own: sharing the task's, a grid both reached counted as seen for
     whichever came first, and which came first depended on the tasks sharing the batch."""
     text = task_id + ("\0colournorm" if copy else "")
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-
-
-def _sorted_member(xp, a, sorted_b):
-    """Whether each element of `a` is in the sorted array `sorted_b`."""
-    if not len(sorted_b):
-        return xp.zeros(len(a), bool)
-    pos = xp.minimum(xp.searchsorted(sorted_b, a), len(sorted_b) - 1)
-    return sorted_b[pos] == a
 
 
 def builtin_primitives() -> list[Primitive]:

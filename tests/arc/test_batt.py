@@ -5,11 +5,11 @@ import time
 from typer.testing import CliRunner
 
 from gpubatch.arc.batt import device_pieces, search_shard, submission
+from gpubatch.arc.frontier import promise
 from gpubatch.arc.search import (
     GroupSearch,
     SearchConfig,
     TaskState,
-    _promise,
     builtin_primitives,
 )
 from gpubatch.arc.tasks import Task, load_tasks
@@ -63,7 +63,7 @@ def test_states_kept_most_promising_first():
     # shape score (demo pairs with the target's shape, of K=3), wrong demo cells (-1: no count) per state
     score = np.array([[3, 3, 2, 3, 1]], np.int32)
     wrong = np.array([[5, -1, 0, 2, -1]], np.int32)
-    order = np.argsort(_promise(np, 3, score, wrong), kind="stable").tolist()
+    order = np.argsort(promise(np, 3, score, wrong), kind="stable").tolist()
     assert order == [3, 0, 1, 2, 4]  # every shape, fewest wrong cells first; then fewer shapes
 
 
