@@ -25,9 +25,29 @@ def command(setup: str, args, results: Path, stats: Path) -> list[str]:
             "--stats-json", str(stats), "--no-progress", "-q"]
 
 
+def compiled(*modules: str) -> dict[str, bool | None]:
+    """Whether each module's bytecode is on disk. An install compiles it; a box whose install skips that and
+    whose environment sets PYTHONDONTWRITEBYTECODE compiles it in every process that imports it (a Dask
+    worker spent 1-1.4 s more starting so on a 2xH200 box). None: the module is not installed."""
+    import importlib.util
+
+    out: dict[str, bool | None] = {}
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        out[name] = None if spec is None else bool(spec.cached and Path(spec.cached).exists())
+    return out
+
+
+def warn_uncompiled() -> None:
+    missing = [name for name, ok in compiled("distributed", "dask", "tornado", "gpubatch").items() if ok is False]
+    if missing:
+        print(f"note: no bytecode on disk for {', '.join(missing)}: each worker compiles them as it starts "
+              "(`python -m compileall` their folders first, as an install does)", file=sys.stderr)
+
+
 def same_outcomes(a: Path, b: Path) -> bool:
     proc = subprocess.run([sys.executable, "-m", "gpubatch", "diff", str(a), str(b)], capture_output=True,
-                          text=True)
+                          text=True, check=False)
     return proc.returncode == 0
 
 
@@ -42,6 +62,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--keep", type=Path, help="Write every run's results here (default: a temporary folder).")
     args = ap.parse_args()
+    warn_uncompiled()
     setups = [s.strip() for s in args.setups.split(",") if s.strip()]
     work = args.keep or Path(tempfile.mkdtemp(prefix="cluster-vs-gpus-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -51,7 +72,7 @@ def main() -> None:
         for setup in setups:
             results, stats = work / f"{setup.replace(':', '')}-{r}.json", work / "stats.json"
             t0 = time.perf_counter()
-            proc = subprocess.run(command(setup, args, results, stats), capture_output=True, text=True)
+            proc = subprocess.run(command(setup, args, results, stats), capture_output=True, text=True, check=False)
             row = {"seconds": round(time.perf_counter() - t0, 3), "exit": proc.returncode}
             if proc.returncode not in (0, 1):
                 row["stderr"] = proc.stderr[-2000:]
@@ -78,6 +99,7 @@ def save(args, runs: dict, best: dict | None = None) -> None:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"host": os.uname().nodename, "date": time.strftime("%Y-%m-%d"),
+                                         "bytecode": compiled("distributed", "dask", "tornado", "gpubatch"),
                                          "args": {k: str(v) for k, v in vars(args).items()}, "runs": runs,
                                          "best_s": best}, indent=1))
 

@@ -16,6 +16,8 @@ import json
 import time
 from pathlib import Path
 
+from cluster_vs_gpus import compiled, warn_uncompiled
+
 
 def _identity(items, backend):
     return list(items)
@@ -85,12 +87,15 @@ def main() -> None:
     ap.add_argument("--setups", default="processes,cluster,processes,cluster")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    warn_uncompiled()
     rows = [measure(args.device, args.workers, s.strip()) for s in args.setups.split(",") if s.strip()]
     for row in rows:
         print(json.dumps(row), flush=True)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "rows": rows}, indent=1))
+        args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "rows": rows,
+                                         "bytecode": compiled("distributed", "dask", "tornado", "gpubatch")},
+                                        indent=1))
 
 
 if __name__ == "__main__":
