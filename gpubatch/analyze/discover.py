@@ -1,7 +1,8 @@
 """File discovery: paths, include/exclude globs, .gitignore (pathspec), ruff-like default excludes.
 
 Files are yielded one at a time as they are found, each real file once; symlinks are never followed out of
-the given roots, and a link loop, FIFO or device under a root is skipped, never read.
+the given roots, and a FIFO or device under a root is skipped, never read. A file link that leads nowhere
+(dangling, or a loop) is listed: reading it fails at once and reports why (E902), as ruff does.
 """
 from __future__ import annotations
 
@@ -133,9 +134,12 @@ class _Walk:
             name = e.name
             try:
                 link = e.is_symlink()
-                is_dir = e.is_dir()
             except OSError:
                 continue
+            try:
+                is_dir = e.is_dir()
+            except OSError:  # a link loop: not a folder to walk
+                is_dir = False
             if is_dir:
                 if self.default_excludes and name in DEFAULT_EXCLUDES or link or exclude and _matches(rel + name,
                                                                                                     exclude):
@@ -147,12 +151,16 @@ class _Walk:
             if not name.endswith((".py", ".pyi")):
                 continue
             full = here + name
-            file_real = os.path.realpath(full) if link else real + name
-            if link and not _inside(file_real, self.root):
+            broken = link and _stat(full) is None  # dangling, or a loop: nothing to read anywhere
+            file_real = os.path.realpath(full) if link and not broken else real + name
+            if link and not broken and not _inside(file_real, self.root):
                 continue
             if exclude and _matches(rel + name, exclude) or include and not _matches(rel + name, include):
                 continue
             if specs and _ignored(specs, file_real, False):
+                continue
+            if broken:  # reading it fails at once and says why (E902), as ruff reports such links
+                files.append(full)
                 continue
             if file_real in self.seen_real:  # a link met the file first, or the file a link's target
                 continue

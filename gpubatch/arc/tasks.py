@@ -122,7 +122,9 @@ def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
     path = Path(source)
     if path.is_dir():
         for f in sorted(path.glob("*.json")):
-            if not f.is_file():  # a FIFO, a device or a folder named *.json: never opened
+            # a FIFO, a device or a folder named *.json: never opened; a link to nowhere (dangling, a loop) is
+            # reported as unreadable, since opening it fails at once
+            if not f.is_file() and not (f.is_symlink() and not f.exists()):
                 continue
             try:
                 yield f.stem, _read_json(f), None

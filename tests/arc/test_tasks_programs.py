@@ -47,6 +47,22 @@ def test_bad_task_is_reported_and_skipped(tmp_path, bad, fragment):
     assert fragment in errors["bad"] and "cannot read" in errors["broken"]
 
 
+def test_links_to_nowhere_are_reported_and_fifos_never_opened(tmp_path):
+    """In a task folder, a dangling link and a link loop are tasks that cannot be read (nothing is read
+    through them); a FIFO named *.json is left alone, not opened (opening it would block)."""
+    import os
+
+    (tmp_path / "good.json").write_text(json.dumps(GOOD))
+    (tmp_path / "gone.json").symlink_to(tmp_path / "missing.json")
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    os.mkfifo(tmp_path / "pipe.json")
+    tasks, problems = load_tasks(str(tmp_path))
+    assert [t.id for t in tasks] == ["good"]
+    errors = {p.id: p.error for p in problems}
+    assert set(errors) == {"gone", "loop"}
+    assert "cannot read" in errors["gone"] and "symbolic links" in errors["loop"]
+
+
 def test_kaggle_pair(tmp_path):
     ch = {"t1": {"train": GOOD["train"], "test": [{"input": [[5, 6], [7, 8]]}]}}
     (tmp_path / "x_challenges.json").write_text(json.dumps(ch))

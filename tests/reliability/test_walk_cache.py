@@ -18,14 +18,24 @@ def _findings(result) -> list:
     return json.loads(result.stdout)["findings"]
 
 
-def test_symlink_loops_are_skipped(tmp_path):
+def test_file_links_to_nowhere_are_reported_and_directory_loops_skipped(tmp_path):
+    """A file link in a loop or dangling is an E902 finding with the reason, as ruff reports it (nothing is read
+    through it); a directory loop is not walked."""
     (tmp_path / "ok.py").write_text(BAD)
     (tmp_path / "a.py").symlink_to(tmp_path / "b.py")
     (tmp_path / "b.py").symlink_to(tmp_path / "a.py")
+    (tmp_path / "gone.py").symlink_to(tmp_path / "missing.py")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "up").symlink_to(tmp_path)  # a directory loop
-    res = cli("analyze", tmp_path, "--format", "json", "--no-cache", "--jobs", "1")
-    assert {f["path"] for f in _findings(res)} == {str(tmp_path / "ok.py")}
+    (tmp_path / "sub" / "self").symlink_to(tmp_path / "sub" / "self")  # a link to itself, not a .py name
+    for jobs in ("1", "2"):
+        res = cli("analyze", tmp_path, "--format", "json", "--no-cache", "--jobs", jobs)
+        unreadable = {f["path"]: f["message"] for f in _findings(res) if f["code"] == "E902"}
+        assert res.exit_code == 1
+        assert {f["path"] for f in _findings(res)} == {str(tmp_path / n) for n in ("ok.py", "a.py", "b.py", "gone.py")}
+        assert unreadable[str(tmp_path / "a.py")].endswith("Too many levels of symbolic links")
+        assert unreadable[str(tmp_path / "gone.py")].endswith("No such file or directory")
+        assert str(tmp_path / "ok.py") not in unreadable
 
 
 @pytest.fixture
