@@ -70,7 +70,9 @@ def register(app: typer.Typer) -> None:
         cfg = run.cfg
         check_outputs(**{"--submission": submission, "--results": results})
         source = dataset or cfg.get("batt.dataset")
-        ids = [t.strip() for t in task_ids.split(",") if t.strip()] if task_ids else None
+        ids = [t.strip() for t in task_ids.split(",") if t.strip()] if task_ids is not None else None
+        if ids == []:  # an empty list from a script would otherwise run every task
+            raise UserError(f"--task-ids {task_ids!r}: no task id given")
         if battery_mode is not None and not solvers:
             raise UserError("--battery chooses how --solvers runs: it needs --solvers")
         if battery_mode not in (None, "own", "cross"):

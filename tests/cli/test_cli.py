@@ -33,6 +33,13 @@ def test_bad_option_is_usage_error():
     assert runner.invoke(app, ["no-such-command"]).exit_code == 2
 
 
+def test_empty_task_id_list_is_usage_error():
+    """`--task-ids ""` or `,,` (an empty list from a script) is a usage error, not a run of every task."""
+    for given in ("", " , ,"):
+        result = runner.invoke(app, ["run-batt", "--dataset", "arc1-train", "--task-ids", given, "--device", "cpu"])
+        assert result.exit_code == 2 and "no task id given" in result.output
+
+
 def test_config_error_is_one_line_exit_2(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[gpu.batch]\nmax_sise = 3\n")
