@@ -33,6 +33,13 @@ def _dies_on_7(items, backend):
     return [x + 1 for x in items]
 
 
+def _monitoring() -> tuple:
+    import dask
+
+    return (dask.config.get("distributed.worker.profile.enabled"), dask.config.get("distributed.admin.tick.interval"),
+            dask.config.get("distributed.admin.system-monitor.interval"))
+
+
 def _settings(address: str, **kw) -> EngineSettings:
     kw.setdefault("initial_size", 2)
     return EngineSettings(device="cpu", cluster_address=address, dynamic_sizing=False, **kw)
@@ -43,6 +50,8 @@ def test_worker_killed_mid_run_loses_nothing():
         pids = list(ex.runner.client.run(os.getpid).values())
         # and the workers keep glibc's malloc defaults (Dask's trim threshold halved NumPy's speed there)
         assert set(ex.runner.client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_").values()) == {None}
+        # and without Dask's profiler and its frequent monitors, which slowed the search in the workers
+        assert set(ex.runner.client.run(_monitoring).values()) == {(False, "1s", "10s")}
         out = []
         for i, (_, value) in enumerate(ex.map(BatchOp("slow", _slow_square), range(60))):
             out.append(value)
