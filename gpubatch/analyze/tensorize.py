@@ -159,13 +159,38 @@ def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
             gc.enable()
 
 
+# statements that only Python 3.12's parser reads: `type` aliases and type parameters (PEP 695)
+_PY312 = (("a `type` statement", re.compile(r"\s*type\s+[A-Za-z_]\w*\s*(\[.*\])?\s*=")),
+          ("type parameters", re.compile(r"\s*(async\s+def|def|class)\s+[A-Za-z_]\w*\s*\[")))
+# an f-string whose braces hold its own quote character or a backslash (PEP 701)
+_PY312_FSTRING = re.compile(r"""[fF][rR]?(?:"[^"{]*\{[^}"]*["\\]|'[^'{]*\{[^}']*['\\])""")
+
+
+def newer_syntax(text: str, exc: SyntaxError) -> str:
+    """A hint when the line that does not parse looks like syntax newer than this Python's parser: analyze
+    parses with the interpreter it runs on, so code written for 3.12 fails under 3.11 (ruff reads both)."""
+    if sys.version_info >= (3, 12) or not exc.lineno:
+        return ""
+    lines = text.splitlines()
+    line = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""
+    what = next((name for name, pattern in _PY312 if pattern.match(line)), None)
+    if what is None and (exc.msg or "").startswith("f-string") and _PY312_FSTRING.search(line):
+        what = "an f-string whose braces hold its own quote or a backslash"
+    if what is None:
+        return ""
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    return f"{what}, new in Python 3.12; this run's parser is Python {version}'s: run gpubatch on 3.12 or later"
+
+
 def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     try:
         with warnings.catch_warnings():  # the analysed code's invalid escapes etc. are not ours to print
             warnings.simplefilter("ignore")
             tree = ast.parse(text, filename=ft.path)
     except SyntaxError as exc:
-        ft.error = ("E999", f"SyntaxError: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
+        hint = newer_syntax(text, exc)
+        ft.error = ("E999", f"SyntaxError: {exc.msg}" + (f" ({hint})" if hint else ""), exc.lineno or 1,
+                    max(0, (exc.offset or 1) - 1))
         return ft
     except (RecursionError, MemoryError, ValueError) as exc:
         ft.error = ("E999", f"cannot parse: {type(exc).__name__} (nesting too deep?)", 1, 0)

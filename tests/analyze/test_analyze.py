@@ -1,5 +1,6 @@
 """analyze: discovery, tensors, complexity as radon counts it, rules, noqa, cache, bad files, reports, CLI."""
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,29 @@ def test_select_ignore_severity_and_thresholds(tmp_path):
     assert codes(res) == [("a.py", 5, "GB103"), ("a.py", 16, "C901")]
     res = analyze(tmp_path, {"a.py": SAMPLE}, select=("E722",), severity=(("E722", "error"),))
     assert res.findings[0].severity == "error"
+
+
+NEWER = {"alias.py": "type Pair = tuple[int, int]\n", "quotes.py": 'x = f"{"a"}"\n', "broken.py": 'x = f"{1 +}"\n',
+         "generic.py": "def first[T](xs: list[T]) -> T:\n    return xs[0]\n"}
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 parses this syntax")
+def test_newer_syntax_is_named_in_the_syntax_error(tmp_path):
+    """Code written for Python 3.12 does not parse under 3.11: the E999 says what looks newer and which parser
+    read it; an f-string broken in any version gets no such hint."""
+    res = analyze(tmp_path, NEWER)
+    msgs = {Path(f.path).name: f.message for f in res.findings}
+    assert set(msgs) == set(NEWER) and all(m.startswith("SyntaxError") for m in msgs.values())
+    assert "a `type` statement, new in Python 3.12" in msgs["alias.py"]
+    assert "type parameters, new in Python 3.12" in msgs["generic.py"]
+    assert "its own quote" in msgs["quotes.py"] and "3.11" in msgs["quotes.py"]
+    assert "3.12" not in msgs["broken.py"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="needs Python 3.12's parser")
+def test_newer_syntax_parses_on_a_newer_python(tmp_path):
+    res = analyze(tmp_path, NEWER)
+    assert {Path(f.path).name for f in res.findings if f.code == "E999"} == {"broken.py"}
 
 
 def test_bad_files_are_findings_not_crashes(tmp_path):
