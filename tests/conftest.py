@@ -26,10 +26,9 @@ def dask_cluster():
     distributed = pytest.importorskip("distributed")
     import dask
 
-    from gpubatch.engine.cluster import LOCAL_CONFIG
+    from gpubatch.engine.cluster import LOCAL_CONFIG, NO_DASHBOARD
 
     with dask.config.set(LOCAL_CONFIG):
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **NO_DASHBOARD)
     yield cluster.scheduler_address
     cluster.close()

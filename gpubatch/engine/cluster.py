@@ -59,6 +59,10 @@ LOCAL_CONFIG = {
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "10s",
 }
+# the scheduler's HTTP server on a free port, without the dashboard: with no address it takes 8787, and a
+# second run on the host (or a user's own Dask dashboard there) printed "Port 8787 is already in use"
+SCHEDULER_NO_DASHBOARD = {"dashboard_address": "127.0.0.1:0", "dashboard": False}
+NO_DASHBOARD = {"dashboard_address": "127.0.0.1:0", "scheduler_kwargs": {"dashboard": False}}
 _MAKING = threading.Lock()
 _WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
 
@@ -154,7 +158,7 @@ def start_local(n: int, gpus: list[str]) -> tuple[Any, Any]:
     # first): no gain
     with dask.config.set(LOCAL_CONFIG):
         cluster = local_gpu_cluster(n, gpus) if gpus else LocalCluster(
-            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+            n_workers=n, threads_per_worker=1, processes=True, **NO_DASHBOARD)
     return Client(cluster), cluster
 
 
@@ -208,7 +212,7 @@ def local_gpu_cluster(n: int, gpus: list[str]) -> Any:
     except ImportError:
         pass
     else:
-        return LocalCUDACluster(n_workers=n, threads_per_worker=1, dashboard_address=None,
+        return LocalCUDACluster(n_workers=n, threads_per_worker=1, **NO_DASHBOARD,
                                 CUDA_VISIBLE_DEVICES=",".join(gpus))
     from distributed import Nanny, Scheduler, SpecCluster
     from distributed.system import MEMORY_LIMIT
@@ -221,7 +225,7 @@ def local_gpu_cluster(n: int, gpus: list[str]) -> Any:
                                            "memory_limit": MEMORY_LIMIT // n,  # the host's memory shared
                                            "env": {"CUDA_VISIBLE_DEVICES": pinned(i)}}}
              for i in range(n)}
-    return SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {"dashboard_address": None,
+    return SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {**SCHEDULER_NO_DASHBOARD,
                                                                               "host": host}},
                        name="gpubatch-local-gpus", silence_logs=logging.WARN)
 

@@ -60,6 +60,29 @@ def test_worker_killed_mid_run_loses_nothing():
     assert out == [x * x for x in range(60)]
 
 
+def test_local_cluster_leaves_port_8787_alone():
+    """A local cluster's scheduler serves HTTP on a free port without the dashboard: Dask's default port 8787
+    taken (another run, a user's own dashboard) used to print "Port 8787 is already in use"."""
+    import socket
+    import warnings
+
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 8787))
+        holder.listen()
+    except OSError:  # already taken: the case itself
+        pass
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with BatchExecutor(_settings("local:1"), Selection("numpy")) as ex:
+                assert ex.run_all(BatchOp("slow", _slow_square), range(3)) == [0, 1, 4]
+                assert ex.runner.cluster.scheduler.http_server.port != 8787
+        assert not [w for w in caught if "8787" in str(w.message)]
+    finally:
+        holder.close()
+
+
 @pytest.mark.parametrize("retries", [0, 1])
 def test_batch_whose_worker_always_dies_runs_here(dask_cluster, retries):
     settings = _settings(dask_cluster, cluster_retries=retries, initial_size=12, max_size=12)
