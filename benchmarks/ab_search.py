@@ -82,6 +82,7 @@ def main() -> None:
     trees = {"base": args.base.resolve() if args.base else baseline(args.rev, work / "base"), "new": ROOT}
     runs: dict[str, list[dict]] = {name: [] for name in trees}
     first: Path | None = None
+    own_first: dict[str, Path] = {}  # each tree's first run: do repeats of one tree agree with each other?
     for r in range(args.repeats):
         for name, tree in trees.items():
             results, stats = work / f"{name}-{r}.json", work / f"{name}-{r}-stats.json"
@@ -89,6 +90,8 @@ def main() -> None:
             if "search_s" in row:
                 first = first or results
                 row["same_outcomes_as_first"] = same_outcomes(first, results)
+                if own_first.setdefault(name, results) != results:
+                    row["same_outcomes_as_own_first"] = same_outcomes(own_first[name], results)
             runs[name].append(row)
             print(f"{name} #{r}: {json.dumps(row)}", flush=True)
     best = {name: min((x["search_s"] for x in rows if "search_s" in x), default=None) for name, rows in runs.items()}
