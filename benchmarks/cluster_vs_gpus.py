@@ -25,7 +25,10 @@ def command(setup: str, args, results: Path, stats: Path) -> list[str]:
             "--stats-json", str(stats), "--no-progress", "-q"]
 
 
-def compiled(*modules: str) -> dict[str, bool | None]:
+WORKER_MODULES = ("distributed", "dask", "tornado", "gpubatch")  # what a worker imports as it starts
+
+
+def compiled(modules: tuple[str, ...] = WORKER_MODULES) -> dict[str, bool | None]:
     """Whether each module's bytecode is on disk. An install compiles it; a box whose install skips that and
     whose environment sets PYTHONDONTWRITEBYTECODE compiles it in every process that imports it (a Dask
     worker spent 1-1.4 s more starting so on a 2xH200 box). None: the module is not installed."""
@@ -39,7 +42,7 @@ def compiled(*modules: str) -> dict[str, bool | None]:
 
 
 def warn_uncompiled() -> None:
-    missing = [name for name, ok in compiled("distributed", "dask", "tornado", "gpubatch").items() if ok is False]
+    missing = [name for name, ok in compiled().items() if ok is False]
     if missing:
         print(f"note: no bytecode on disk for {', '.join(missing)}: each worker compiles them as it starts "
               "(`python -m compileall` their folders first, as an install does)", file=sys.stderr)
@@ -99,7 +102,7 @@ def save(args, runs: dict, best: dict | None = None) -> None:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"host": os.uname().nodename, "date": time.strftime("%Y-%m-%d"),
-                                         "bytecode": compiled("distributed", "dask", "tornado", "gpubatch"),
+                                         "bytecode": compiled(),
                                          "args": {k: str(v) for k, v in vars(args).items()}, "runs": runs,
                                          "best_s": best}, indent=1))
 

@@ -94,7 +94,7 @@ def main() -> None:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "rows": rows,
-                                         "bytecode": compiled("distributed", "dask", "tornado", "gpubatch")},
+                                         "bytecode": compiled()},
                                         indent=1))
 
 

@@ -106,7 +106,8 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
         if enumerate_builtin and cfg.depth:  # the inputs' own primitives, once for the wave's groups
             firsts.share_first(searches, backend, stats)
         shared = (time.perf_counter() - w0) / sum(grids[g] for g in wave)
-        for g, gs in zip(wave, searches):
+        for j, g in enumerate(wave):
+            gs, searches[j] = searches[j], None  # a finished group's stored levels are freed before the next's
             g0 = time.perf_counter() - shared * grids[g]
             K, members = order[g]
             if status is not None:
@@ -120,7 +121,6 @@ def search_shard(tasks: list[Task], backend: Backend, cfg: SearchConfig, program
                     if not gs.expand(level):
                         break
             gs.compose()
-            gs.given = {}
             per_task = (time.perf_counter() - g0) / len(members)
             for i in members:
                 if i < len(tasks):

@@ -62,7 +62,8 @@ LOCAL_CONFIG = {
 # the scheduler's HTTP server on a free port, without the dashboard: with no address it takes 8787, and a
 # second run on the host (or a user's own Dask dashboard there) printed "Port 8787 is already in use"
 SCHEDULER_NO_DASHBOARD = {"dashboard_address": "127.0.0.1:0", "dashboard": False}
-NO_DASHBOARD = {"dashboard_address": "127.0.0.1:0", "scheduler_kwargs": {"dashboard": False}}
+NO_DASHBOARD = {"dashboard_address": SCHEDULER_NO_DASHBOARD["dashboard_address"],  # a LocalCluster's arguments
+                "scheduler_kwargs": {"dashboard": False}}
 _MAKING = threading.Lock()
 _WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
 
