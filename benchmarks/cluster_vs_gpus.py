@@ -1,9 +1,12 @@
 """run-batt through each way of using several GPUs (issue 18, and the 4-GPU figures of issue 19): `--gpus N`
 (one process per GPU) against `--cluster local:N` (one Dask worker per GPU), whole commands timed wall-clock,
 repeats interleaved so that drift hits every setup alike, and every run's outcomes compared with the first's.
+The search by default; with `--solvers`, an arc-dsl battery (`--battery cross`: every solver on every task).
 
     python benchmarks/cluster_vs_gpus.py --dataset arc1-eval --tasks 400 --depth 3 \
         --setups "gpus:1,gpus:2,cluster:2" --repeats 2 --json out/cluster-vs-gpus.json
+    python benchmarks/cluster_vs_gpus.py --solvers ../shared/arc/arc-dsl/solvers.py --battery cross \
+        --dataset arc1-train --tasks 100 --setups "gpus:1,gpus:4,cluster:4" --json out/cross.json
 """
 from __future__ import annotations
 
@@ -20,8 +23,9 @@ from pathlib import Path
 def command(setup: str, args, results: Path, stats: Path) -> list[str]:
     kind, _, n = setup.partition(":")
     where = ["--gpus", n] if kind == "gpus" else ["--cluster", f"local:{n}"]
+    job = ["--solvers", args.solvers, "--battery", args.battery] if args.solvers else ["--depth", str(args.depth)]
     return [sys.executable, "-m", "gpubatch", "--device", args.device, *where, "run-batt", "--dataset",
-            args.dataset, "--tasks", str(args.tasks), "--depth", str(args.depth), "--results", str(results),
+            args.dataset, "--tasks", str(args.tasks), *job, "--results", str(results),
             "--stats-json", str(stats), "--no-progress", "-q"]
 
 
@@ -59,6 +63,8 @@ def main() -> None:
     ap.add_argument("--dataset", default="arc1-eval")
     ap.add_argument("--tasks", type=int, default=400)
     ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--solvers", help="An arc-dsl solvers file: time that battery instead of the search.")
+    ap.add_argument("--battery", default="cross", choices=("own", "cross"))
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--setups", default="gpus:1,gpus:2,cluster:2")
     ap.add_argument("--repeats", type=int, default=1)
@@ -88,6 +94,8 @@ def main() -> None:
                 st = json.loads(stats.read_text())
                 row["search_by_device"] = {o["device"]: round(o["seconds"], 2) for o in st.get("ops", [])
                                            if o["op"] == "search"}
+                if args.solvers:
+                    row["pairs"] = json.loads(results.read_text())["summary"].get("pairs")
             runs[setup].append(row)
             print(f"{setup} #{r}: {row['seconds']:.2f} s exit {row['exit']} "
                   f"same={row.get('same_outcomes_as_first')}", flush=True)
