@@ -10,6 +10,8 @@ import operator
 from itertools import chain
 from typing import Any, Callable
 
+from .limits import MAX_ITEMS, bound
+
 CONSTANTS: dict[str, Any] = {
     "F": False, "T": True, "NEG_ONE": -1, "NEG_TWO": -2,
     **{name: i for i, name in enumerate(("ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN",
@@ -74,14 +76,23 @@ def combine(a, b): return type(a)((*a, *b))
 def intersection(a, b): return a & b
 def difference(a, b): return type(a)(e for e in a if e not in b)
 def order(container, compfunc): return tuple(sorted(container, key=compfunc))
-def repeat(item, num): return tuple(item for _ in range(num))
+def repeat(item, num):
+    bound(num, "repeat")
+    return tuple(item for _ in range(num))
+
+
 def size(container): return len(container)
 def merge(containers): return type(containers)(chain.from_iterable(containers))  # the parts' order, in C
 def maximum(container): return max(container, default=0)
 def minimum(container): return min(container, default=0)
 def initset(value): return frozenset((value,))
 def totuple(container): return tuple(container)
-def interval(start, stop, step): return tuple(range(start, stop, step))
+def interval(start, stop, step):
+    span = range(start, stop, step)
+    bound(len(span), "interval", MAX_ITEMS)
+    return tuple(span)
+
+
 def pair(a, b): return tuple(zip(a, b))
 def insert(value, container): return container.union(frozenset((value,)))
 def remove(value, container): return type(container)(e for e in container if e != value)
@@ -124,4 +135,6 @@ def last(container):
 
 
 def other(container, value): return first(remove(value, container))
-def product(a, b): return frozenset((i, j) for j in b for i in a)  # b outer, a inner: the set's build order
+def product(a, b):
+    bound(len(a) * len(b), "product", MAX_ITEMS)
+    return frozenset((i, j) for j in b for i in a)  # b outer, a inner: the set's build order

@@ -6,6 +6,7 @@ call can satisfy, exactly as in arc-dsl). Every closure here declares one parame
 """
 from __future__ import annotations
 
+from .limits import MAX_ITEMS, MAX_POWER, bound
 from .prims_base import merge
 
 
@@ -41,6 +42,7 @@ def power(function, n):
     """`function` n times over; n = 1 is `function` itself and n < 1 never ends in arc-dsl (an error here)."""
     if n < 1:
         raise RecursionError("power with n < 1")
+    bound(n, "power", MAX_POWER)
     out = function
     for _ in range(n - 1):
         out = compose(function, out)
@@ -52,4 +54,6 @@ def rapply(functions, value): return type(functions)(function(value) for functio
 def mapply(function, container): return merge(apply(function, container))
 def papply(function, a, b): return tuple(function(i, j) for i, j in zip(a, b))
 def mpapply(function, a, b): return merge(papply(function, a, b))
-def prapply(function, a, b): return frozenset(function(i, j) for j in b for i in a)
+def prapply(function, a, b):
+    bound(len(a) * len(b), "prapply", MAX_ITEMS)
+    return frozenset(function(i, j) for j in b for i in a)

@@ -5,6 +5,7 @@ drawing skips positions off the grid.
 """
 from __future__ import annotations
 
+from .limits import MAX_ITEMS, bound
 from .prims_patch import (_is_object, leftmost, lowermost, mostcolor, normalize, palette, rightmost, shape, shift,
                           toindices, ulcorner, uppermost)
 
@@ -61,7 +62,11 @@ def index(grid, loc):
     return grid[i][j] if 0 <= i < h and 0 <= j < w else None
 
 
-def canvas(value, dimensions): return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
+def canvas(value, dimensions):
+    bound(max(0, dimensions[0]) * max(0, dimensions[1]), "canvas")
+    return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
+
+
 def trim(grid): return tuple(row[1:-1] for row in grid[1:-1])
 def tophalf(grid): return grid[:len(grid) // 2]
 def bottomhalf(grid): return grid[len(grid) // 2 + len(grid) % 2:]
@@ -70,21 +75,42 @@ def righthalf(grid): return rot270(bottomhalf(rot90(grid)))
 
 
 def hsplit(grid, n):
+    bound(n, "hsplit", MAX_ITEMS)
     w = len(grid[0]) // n
     gap = len(grid[0]) % n != 0
     return tuple(crop(grid, (0, (w + gap) * k), (len(grid), w)) for k in range(n))
 
 
 def vsplit(grid, n):
+    bound(n, "vsplit", MAX_ITEMS)
     h = len(grid) // n
     gap = len(grid) % n != 0
     return tuple(crop(grid, ((h + gap) * k, 0), (h, len(grid[0]))) for k in range(n))
 
 
-def hconcat(a, b): return tuple(i + j for i, j in zip(a, b))
-def vconcat(a, b): return a + b
-def hupscale(grid, factor): return tuple(tuple(v for v in row for _ in range(factor)) for row in grid)
-def vupscale(grid, factor): return tuple(row for row in grid for _ in range(factor))
+def _cells(grid) -> int:
+    """A grid's cells; a tuple of anything else counts its items (`vconcat` joins any two tuples)."""
+    return len(grid) * len(grid[0]) if grid and isinstance(grid[0], tuple) else len(grid)
+
+
+def hconcat(a, b):
+    bound(_cells(a) + _cells(b), "hconcat")  # doubling under `power` grows fast
+    return tuple(i + j for i, j in zip(a, b))
+
+
+def vconcat(a, b):
+    bound(_cells(a) + _cells(b), "vconcat")
+    return a + b
+
+
+def hupscale(grid, factor):
+    bound(_cells(grid) * factor, "hupscale")
+    return tuple(tuple(v for v in row for _ in range(factor)) for row in grid)
+
+
+def vupscale(grid, factor):
+    bound(_cells(grid) * factor, "vupscale")
+    return tuple(row for row in grid for _ in range(factor))
 
 
 def upscale(element, factor):
@@ -92,6 +118,7 @@ def upscale(element, factor):
         return vupscale(hupscale(element, factor), factor)
     if len(element) == 0:
         return frozenset()
+    bound(len(element) * factor * factor, "upscale", MAX_ITEMS)
     oi, oj = ulcorner(element)
     cells = {(v, (i * factor + a, j * factor + b)) for v, (i, j) in normalize(element)
              for a in range(factor) for b in range(factor)}

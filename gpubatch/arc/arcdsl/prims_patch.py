@@ -6,6 +6,8 @@ Coordinates are never clipped here: drawing clips.
 """
 from __future__ import annotations
 
+from .limits import MAX_ITEMS, bound
+
 
 def _is_object(patch) -> bool:
     return isinstance(next(iter(patch))[1], tuple)
@@ -179,14 +181,16 @@ def connect(a, b):
     (ai, aj), (bi, bj) = a, b
     rows, cols = range(min(ai, bi), max(ai, bi) + 1), range(min(aj, bj), max(aj, bj) + 1)
     if ai == bi:
+        bound(len(cols), "connect", MAX_ITEMS)
         return frozenset((ai, j) for j in cols)
+    if aj != bj and abs(bi - ai) != abs(bj - aj):
+        return frozenset()  # neither a line nor a diagonal
+    bound(len(rows), "connect", MAX_ITEMS)  # a column or a diagonal: one cell a row
     if aj == bj:
         return frozenset((i, aj) for i in rows)
     if bi - ai == bj - aj:
         return frozenset(zip(rows, cols))
-    if bi - ai == aj - bj:
-        return frozenset(zip(rows, reversed(cols)))
-    return frozenset()
+    return frozenset(zip(rows, reversed(cols)))
 
 
 def shoot(start, direction): return connect(start, (start[0] + 42 * direction[0], start[1] + 42 * direction[1]))
@@ -198,6 +202,7 @@ def backdrop(patch):
     if len(patch) == 0:
         return frozenset()
     (si, sj), (ei, ej) = ulcorner(patch), lrcorner(patch)
+    bound((ei - si + 1) * (ej - sj + 1), "backdrop", MAX_ITEMS)
     return frozenset((i, j) for i in range(si, ei + 1) for j in range(sj, ej + 1))
 
 
