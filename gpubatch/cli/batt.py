@@ -168,6 +168,12 @@ def arcdsl_solvers(run: RunContext, path: Path) -> list:
     if not found:
         raise UserError(f"{path}: no solvers (functions named solve_<task id>)")
     for s in found:
+        if s.redefines:
+            lines = ", ".join(str(n) for n in s.redefines)
+            many = len(s.redefines) > 1
+            run.note(f"[yellow]solver {escape(s.name)} is defined again at line {s.lineno} ({escape(str(path))}): "
+                     f"that definition counts and the one{'s' if many else ''} at line{'s' if many else ''} "
+                     f"{lines} {'are' if many else 'is'} left out, as when Python runs the file[/]")
         if s.unsupported:
             run.note(f"[yellow]unsupported solver {escape(s.name)} ({escape(str(path))}, "
                      f"{escape(s.unsupported)})[/]")

@@ -78,6 +78,31 @@ def test_solver_file_is_data_and_each_unsupported_solver_says_why(tmp_path, monk
     assert all(isinstance(b, SampleError) and b.line == 2 and "ZeroDivisionError" in b.error for b in bad)
 
 
+def test_a_long_expression_is_quoted_short():
+    deep = "rot90(" * 150 + "I" + ")" * 150
+    bad = parse_solvers(f"def solve_x(I):\n    O = {deep}\n    return O\n")[0].unsupported
+    assert bad == f"line 2: {deep[:57] + '...'!r} is not a name, an int, a boolean or a tuple of them"
+    short = parse_solvers("def solve_x(I):\n    O = [I]\n    return O\n")[0].unsupported
+    assert short == "line 2: '[I]' is not a name, an int, a boolean or a tuple of them"
+
+
+def test_a_name_defined_twice_is_its_last_definition(tmp_path):
+    text = ("def solve_68b16354(I):\n    O = rot90(I)\n    return O\n\n"
+            "def solve_68b16354(I):\n    O = hmirror(I)\n    return O\n\n"
+            "def solve_3c9b0459(I):\n    O = rot180(I)\n    return O\n")
+    solvers = parse_solvers(text)
+    assert [(s.name, s.lineno, s.redefines) for s in solvers] == [("solve_68b16354", 5, (1,)),
+                                                                   ("solve_3c9b0459", 9, ())]
+    assert solvers[0].lines[0].func.value == "hmirror"
+    (tmp_path / "s.py").write_text(text)
+    result, out = _run(tmp_path, "own")
+    assert result.exit_code == 0, result.output
+    assert "solve_68b16354 is defined again at line 5" in " ".join(result.output.split())
+    doc = json.loads(out.read_text())
+    assert [(p["id"], p["status"]) for p in doc["pairs"]] == [("solve_68b16354/68b16354", "solved"),
+                                                              ("solve_3c9b0459/3c9b0459", "solved")]
+
+
 def _run(tmp_path, name, *extra):
     out = tmp_path / f"{name}.json"
     result = runner.invoke(app, ["--device", "cpu", *extra, "run-batt", "--solvers", str(tmp_path / "s.py"),

@@ -8,7 +8,7 @@ reason; the file's other solvers still run.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +47,19 @@ class Solver:
     lines: tuple[Line, ...] = ()
     result: str = ""
     unsupported: str | None = None  # "line N: reason"
+    redefines: tuple[int, ...] = ()  # the lines of earlier definitions of this name, which this one replaces
 
 
 class _Unsupported(Exception):
     def __init__(self, node: ast.AST, reason: str) -> None:
         super().__init__(f"line {getattr(node, 'lineno', '?')}: {reason}")
+
+
+def _shown(node: ast.AST, most: int = 60) -> str:
+    """The source of a node as a reason quotes it: cut to `most` characters, so that a long expression (a call
+    nested a hundred deep) does not fill the report."""
+    text = ast.unparse(node)
+    return repr(text if len(text) <= most else text[:most - 3] + "...")
 
 
 def _literal(node: ast.AST) -> Any:
@@ -62,7 +70,7 @@ def _literal(node: ast.AST) -> Any:
         return -node.operand.value
     if isinstance(node, ast.Tuple):
         return tuple(_literal(e) for e in node.elts)
-    raise _Unsupported(node, f"{ast.unparse(node)!r} is not a name, an int, a boolean or a tuple of them")
+    raise _Unsupported(node, f"{_shown(node)} is not a name, an int, a boolean or a tuple of them")
 
 
 def _ref(node: ast.AST, defined: set[str]) -> Ref:
@@ -88,7 +96,7 @@ def _line(stmt: ast.stmt, defined: set[str]) -> Line:
             raise _Unsupported(value, "keyword or starred arguments")
         func = _ref(value.func, defined) if isinstance(value.func, ast.Name) else None
         if func is None or func.kind == "const":
-            raise _Unsupported(value, f"{ast.unparse(value.func)!r} is not a primitive or a variable")
+            raise _Unsupported(value, f"{_shown(value.func)} is not a primitive or a variable")
         return Line(stmt.targets[0].id, func, tuple(_ref(a, defined) for a in value.args), True, stmt.lineno)
     return Line(stmt.targets[0].id, _ref(value, defined), (), False, stmt.lineno)
 
@@ -125,13 +133,21 @@ def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
 
 
 def parse_solvers(text: str, filename: str = "<solvers>") -> list[Solver]:
-    """Every `solve_*` function of the file, in file order; other top-level statements are ignored."""
+    """Every `solve_*` function of the file, in file order; other top-level statements are ignored. A name
+    defined twice is its last definition, as when Python runs the file (`redefines` keeps the earlier lines)."""
     try:
         tree = ast.parse(text, filename=filename)
     except SyntaxError as exc:
         raise SolverFileError(f"{filename}: not Python: line {exc.lineno}: {exc.msg}") from None
-    return [_solver(node) for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(PREFIX)]
+    found = [_solver(node) for node in tree.body
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(PREFIX)]
+    last = {s.name: i for i, s in enumerate(found)}
+    earlier: dict[str, list[int]] = {}
+    for i, s in enumerate(found):
+        if last[s.name] != i:
+            earlier.setdefault(s.name, []).append(s.lineno)
+    return [replace(s, redefines=tuple(earlier[s.name])) if s.name in earlier else s
+            for i, s in enumerate(found) if last[s.name] == i]
 
 
 def read_solvers(path: Path) -> list[Solver]:
