@@ -58,6 +58,16 @@ def test_within_the_bounds_values_are_unchanged():
     assert len(big) == len(big[0]) == 2930
     assert len(P["interval"](0, 100_000, 1)) == 100_000
     assert P["vconcat"]((1, 2), (3,)) == (1, 2, 3)  # any two tuples, as in arc-dsl
+    rows = frozenset({(1, 2)})  # a set of tuples iterates as rows, as in arc-dsl
+    assert P["hupscale"](rows, 2) == ((1, 1, 2, 2),) and P["vupscale"](rows, 2) == ((1, 2), (1, 2))
+    assert P["hconcat"](rows, rows) == ((1, 2, 1, 2),)
+    # what takes no time in arc-dsl passes: nothing to repeat, or a factor below 1
+    assert P["hupscale"](((),), 10 ** 9) == ((),)
+    assert P["upscale"](frozenset({(1, (0, 0))}), -10 ** 4) == frozenset()
+    assert P["canvas"](0, (-1, 10 ** 9)) == ()
+    for call in (lambda: P["canvas"](0, (10 ** 9, -1)), lambda: P["vupscale"](((),), 10 ** 9)):
+        with pytest.raises(TooLarge):  # a billion empty rows: minutes in arc-dsl
+            call()
     # points on no common line or diagonal connect to nothing, however far apart
     assert P["connect"]((0, 0), (10 ** 9, 5)) == frozenset()
     assert P["connect"]((0, 0), (3, 3)) == frozenset({(0, 0), (1, 1), (2, 2), (3, 3)})

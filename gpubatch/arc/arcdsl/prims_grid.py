@@ -63,7 +63,7 @@ def index(grid, loc):
 
 
 def canvas(value, dimensions):
-    bound(max(0, dimensions[0]) * max(0, dimensions[1]), "canvas")
+    bound(max(0, dimensions[0]) * max(1, dimensions[1]), "canvas")  # rows of nothing take time too
     return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
 
 
@@ -89,8 +89,10 @@ def vsplit(grid, n):
 
 
 def _cells(grid) -> int:
-    """A grid's cells; a tuple of anything else counts its items (`vconcat` joins any two tuples)."""
-    return len(grid) * len(grid[0]) if grid and isinstance(grid[0], tuple) else len(grid)
+    """A grid's cells; anything else counts its items. Any container passes, as in arc-dsl (`vconcat` joins any
+    two tuples, `hupscale` iterates a set of tuples as rows), so nothing is indexed here."""
+    first = next(iter(grid), None)
+    return len(grid) * len(first) if isinstance(first, tuple) else len(grid)
 
 
 def hconcat(a, b):
@@ -109,7 +111,7 @@ def hupscale(grid, factor):
 
 
 def vupscale(grid, factor):
-    bound(_cells(grid) * factor, "vupscale")
+    bound(max(len(grid), _cells(grid)) * factor, "vupscale")  # rows of nothing take time too
     return tuple(row for row in grid for _ in range(factor))
 
 
@@ -118,7 +120,7 @@ def upscale(element, factor):
         return vupscale(hupscale(element, factor), factor)
     if len(element) == 0:
         return frozenset()
-    bound(len(element) * factor * factor, "upscale", MAX_ITEMS)
+    bound(len(element) * max(0, factor) ** 2, "upscale", MAX_ITEMS)
     oi, oj = ulcorner(element)
     cells = {(v, (i * factor + a, j * factor + b)) for v, (i, j) in normalize(element)
              for a in range(factor) for b in range(factor)}
