@@ -152,7 +152,9 @@ def register(app: typer.Typer) -> None:
                 why = f" ({budget[reason]})" if reason in budget else ""
                 run.note(f"[yellow]{n} of {summary.tasks} tasks stopped early: {reason}{why}[/]")
         if interrupted:
-            run.note("interrupted: the search stopped early; what it had found is above and in the output files")
+            run.note("interrupted: the battery stopped early; the pairs it had not run are counted as stopped, the "
+                     "others are above and in the output files" if solver_list is not None else
+                     "interrupted: the search stopped early; what it had found is above and in the output files")
             return 130
         return 1 if problems or summary.failed or differ else 0
 

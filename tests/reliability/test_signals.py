@@ -45,6 +45,17 @@ def test_sigterm_ends_parser_workers(tmp_path):
         kill_tree(children_of(proc.pid) + [proc.pid])
 
 
+def _interrupted(proc, within: float) -> str:
+    """Send one SIGINT to the main process alone: it must exit 130 within `within` seconds; its output."""
+    t0 = time.monotonic()
+    os.kill(proc.pid, signal.SIGINT)
+    code = proc.wait(60)
+    out = proc.stdout.read().decode()
+    assert code == 130, out
+    assert time.monotonic() - t0 < within, "an interrupt must not wait for the whole run"
+    return out
+
+
 def _batt_args(tmp_path) -> list[str]:
     write_tasks(tmp_path / "tasks", {f"t{i:02d}": task(i, demos=3, size=6) for i in range(6)})
     return ["run-batt", "--dataset", str(tmp_path / "tasks"), "--depth", "3", "--gpus", "2", "--no-progress",
@@ -56,14 +67,41 @@ def test_sigint_to_main_alone_stops_gpus_2_promptly_and_keeps_results(tmp_path):
     try:
         workers = _started_workers(proc, 2)
         time.sleep(6)  # workers spawned and searching
-        t0 = time.monotonic()
-        os.kill(proc.pid, signal.SIGINT)
-        code = proc.wait(60)
-        out = proc.stdout.read().decode()
-        assert code == 130, out
-        assert time.monotonic() - t0 < 20, "an interrupt must not wait for the whole search"
+        out = _interrupted(proc, within=20)
         data = json.loads((tmp_path / "r.json").read_text())
         assert len(data["tasks"]) == 6 and "interrupted" in out
+        assert wait_until(lambda: not any(alive(w) for w in workers), 10)
+    finally:
+        kill_tree(children_of(proc.pid) + [proc.pid])
+
+
+SLOW_SOLVERS = """
+def solve_slow(I):
+    x1 = canvas(ONE, (800, 800))
+    x2 = objects(x1, T, F, F)
+    O = hmirror(I)
+    return O
+
+def solve_quick(I):
+    O = vmirror(I)
+    return O
+"""
+
+
+def test_sigint_stops_an_arcdsl_battery_between_lines_and_keeps_what_ran(tmp_path):
+    write_tasks(tmp_path / "tasks", {f"t{i:02d}": task(i, demos=3, size=6) for i in range(6)})
+    (tmp_path / "s.py").write_text(SLOW_SOLVERS)  # the slow line: about 1-2 s a sample, 24 samples
+    proc = spawn(["run-batt", "--dataset", str(tmp_path / "tasks"), "--solvers", str(tmp_path / "s.py"),
+                  "--battery", "cross", "--gpus", "2", "--no-progress", "--results", str(tmp_path / "r.json")],
+                 tmp_path)
+    try:
+        workers = _started_workers(proc, 2)
+        time.sleep(4)  # the workers inside the slow line
+        out = _interrupted(proc, within=12)
+        assert "the battery stopped early" in " ".join(out.split())
+        pairs = {p["id"]: p["status"] for p in json.loads((tmp_path / "r.json").read_text())["pairs"]}
+        assert len(pairs) == 12 and "stopped" in pairs.values()
+        assert all(pairs[p] in ("stopped", "wrong" if p.startswith("solve_slow/") else "solved") for p in pairs)
         assert wait_until(lambda: not any(alive(w) for w in workers), 10)
     finally:
         kill_tree(children_of(proc.pid) + [proc.pid])

@@ -4,8 +4,9 @@ solvers that share them), each pair scored where it ran.
 
 `own`: every solver on the task its name names. `cross`: every solver on every task ("which solvers solve which
 tasks"). Per pair: solved (fits the demos and every known test output), fits (the demos only), wrong, error
-(a demo raised) or unsupported. Per task, the solvers that fit become its fits and their test outputs its
-attempts, so run-batt's scoring, submission and results serve the battery as they serve the search.
+(a demo raised), unsupported, or stopped (the run was interrupted before it ran). Per task, the solvers that fit
+become its fits and their test outputs its attempts, so run-batt's scoring, submission and results serve the
+battery as they serve the search.
 """
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ from dataclasses import dataclass
 from ...engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from ..batt import BattSummary, Fit, TaskResult, attempts, results_json
 from ..tasks import Task
-from .interp import SampleError, run_many
+from .interp import SampleError, SampleStopped, run_many
 from .solvers import Solver
 
-STATUSES = ("solved", "fits", "wrong", "error", "unsupported")
+STATUSES = ("solved", "fits", "wrong", "error", "unsupported", "stopped")
 BATCHES_PER_WORKER = 16
 
 
@@ -64,6 +65,8 @@ def _cells(task: Task) -> int:
 
 
 def _outcome(solver: Solver, task: Task, outs: list) -> PairOutcome:
+    if any(isinstance(got, SampleStopped) for got in outs):  # the first Ctrl-C came before its lines all ran
+        return PairOutcome(solver.name, task.id, "stopped", ("stopped",) * len(outs))
     n = len(task.train)
     codes, demo_errors, demo_wrong = [], False, False
     for (_, want), got in zip(task.train, outs[:n]):

@@ -4,19 +4,24 @@ hundred of arc-dsl's solvers) once for all of them.
 
 This is the per-value reference path (the primitives of `prims_*`, on the host): its results are what every
 batched form must equal. A solver's output for a sample is the value it returns, or the first of its lines that
-raised there (the exception's type and message), as Python would stop there; the other samples go on.
+raised there (the exception's type and message), as Python would stop there; the other samples go on. Once
+a graceful interrupt asks the run to stop (the first Ctrl-C), no further line runs: a sample whose lines did not
+all run is a SampleStopped.
 """
 from __future__ import annotations
 
 import gc
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
+from ...engine.procs import stop_requested
 from .registry import solver_table
 from .solvers import Ref, Solver
 
 _PRIMS: dict[str, Any] = {}
+CHECK_EVERY_S = 0.05  # how often a long line asks whether the run should stop (each check may take a lock)
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,11 @@ class SampleError:
     error: str
 
 
+@dataclass(frozen=True)
+class SampleStopped:
+    """A sample whose lines did not all run: the run was asked to stop first."""
+
+
 class _Failed:
     """A value that could not be computed for one sample (its first cause)."""
 
@@ -34,6 +44,9 @@ class _Failed:
 
     def __init__(self, error: str) -> None:
         self.error = error
+
+
+_STOPPED = _Failed("stopped")  # a value never computed: the run stopped first
 
 
 def _table() -> dict[str, Any]:
@@ -91,11 +104,17 @@ def evaluate_one(expr: tuple, values: list[dict[int, Any]], k: int, prims: dict)
 
 
 def _evaluate(exprs: list[tuple], need: list[set[int]], values: list[dict[int, Any]], prims: dict) -> None:
-    """Every expression in order, for the samples that need it."""
+    """Every expression in order, for the samples that need it; none once the run is asked to stop (checked
+    before each expression, and every CHECK_EVERY_S within a long one)."""
+    stopped = False
     for e in range(1, len(exprs)):
         expr, out = exprs[e], values[e]
+        stopped = stopped or stop_requested()
+        checked = time.perf_counter()
         for k in sorted(need[e]):
-            out[k] = evaluate_one(expr, values, k, prims)
+            if not stopped and time.perf_counter() - checked > CHECK_EVERY_S:
+                stopped, checked = stop_requested(), time.perf_counter()
+            out[k] = _STOPPED if stopped else evaluate_one(expr, values, k, prims)
 
 
 @contextmanager
@@ -131,12 +150,16 @@ def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any])
 
 
 def _outputs(solver: Solver, samples: Sequence[int], mine: list[int], result: int, values: list[dict]) -> list:
-    """One job's output per sample: the solver's value, or a SampleError at the first line that failed."""
+    """One job's output per sample: the solver's value, a SampleError at the first line that failed, or
+    SampleStopped when the run stopped before that."""
     got = []
     for k in samples:
         first = next(((line, values[e][k]) for line, e in zip(solver.lines, mine)
                       if isinstance(values[e][k], _Failed)), None)
-        got.append(SampleError(first[0].lineno, first[1].error) if first else values[result][k])
+        if first is None:
+            got.append(values[result][k])
+        else:
+            got.append(SampleStopped() if first[1] is _STOPPED else SampleError(first[0].lineno, first[1].error))
     return got
 
 
