@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 
+STOPPING = "\nstopping early: what was found so far is kept (Ctrl-C again to end at once)\n"
 _STOP = threading.Event()  # this process was asked to stop early (first Ctrl-C of a graceful job)
 _SHARED: list[Any] = []  # parent: one multiprocessing Event per pool; worker: the one of its pool
 
@@ -48,6 +49,10 @@ def graceful_interrupt() -> Iterator[None]:
         _STOP.set()
         for event in _SHARED:
             event.set()
+        try:  # said at once: the work may take a while to reach a place where it can stop
+            os.write(2, STOPPING.encode())
+        except OSError:
+            pass
 
     _STOP.clear()
     previous = signal.signal(signal.SIGINT, handler)

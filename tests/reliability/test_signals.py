@@ -69,7 +69,7 @@ def test_sigint_to_main_alone_stops_gpus_2_promptly_and_keeps_results(tmp_path):
         time.sleep(6)  # workers spawned and searching
         out = _interrupted(proc, within=20)
         data = json.loads((tmp_path / "r.json").read_text())
-        assert len(data["tasks"]) == 6 and "interrupted" in out
+        assert len(data["tasks"]) == 6 and "interrupted" in out and "stopping early" in out
         assert wait_until(lambda: not any(alive(w) for w in workers), 10)
     finally:
         kill_tree(children_of(proc.pid) + [proc.pid])
@@ -99,6 +99,7 @@ def test_sigint_stops_an_arcdsl_battery_between_lines_and_keeps_what_ran(tmp_pat
         time.sleep(4)  # the workers inside the slow line
         out = _interrupted(proc, within=12)
         assert "the battery stopped early" in " ".join(out.split())
+        assert "stopping early: what was found so far is kept (Ctrl-C again to end at once)" in out
         pairs = {p["id"]: p["status"] for p in json.loads((tmp_path / "r.json").read_text())["pairs"]}
         assert len(pairs) == 12 and "stopped" in pairs.values()
         assert all(pairs[p] in ("stopped", "wrong" if p.startswith("solve_slow/") else "solved") for p in pairs)
