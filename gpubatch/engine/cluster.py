@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 from .backend import Backend, Selection, numpy_backend
 from .batch import EngineSettings
 from .ops import BatchOp
+from .procs import stop_requested
 from .sizer import BatchSizer
 from .stats import StatsCollector
 
@@ -64,6 +65,7 @@ LOCAL_CONFIG = {
 SCHEDULER_NO_DASHBOARD = {"dashboard_address": "127.0.0.1:0", "dashboard": False}
 NO_DASHBOARD = {"dashboard_address": SCHEDULER_NO_DASHBOARD["dashboard_address"],  # a LocalCluster's arguments
                 "scheduler_kwargs": {"dashboard": False}}
+STOP_CHECK_S = 0.25  # how often a wait for a batch looks whether the first Ctrl-C asked the run to stop
 _MAKING = threading.Lock()
 _WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
 
@@ -241,6 +243,12 @@ def disconnect(client: Any, cluster: Any) -> None:
                 pass
 
 
+def _quiet_cancelled() -> None:
+    """In a worker: a batch cancelled after the first Ctrl-C ends in a CancelledError that Dask would log as a
+    warning; expected here."""
+    logging.getLogger("distributed.worker.state_machine").setLevel(logging.ERROR)
+
+
 class DaskRunner:
     """Batches as Dask tasks, a bounded window in flight, yielded in input order."""
 
@@ -260,6 +268,7 @@ class DaskRunner:
             self._n = None
             self._ready = in_thread(self._boot, *connect(address, selection))
         self.notify: Callable[[str], None] = lambda text: None
+        self.stopped_busy = False
 
     def _start_local(self, n: int, gpus: list[str]) -> tuple[Any, Any]:
         return self._boot(*start_local(n, gpus))
@@ -300,6 +309,8 @@ class DaskRunner:
         pending: deque[tuple[list[Any], Future]] = deque()
         more = True
         while more or pending:
+            if stop_requested():
+                break
             if more and len(pending) <= window // 2:  # top up in one message: the scheduler takes a graph of many
                 new = list(islice(batches, window - len(pending)))
                 more = bool(new)
@@ -307,7 +318,53 @@ class DaskRunner:
                     pending.extend(zip(new, self._guard(
                         lambda: self.client.map(_task, [job] * len(new), new, pure=False))))
             if pending:
+                if not self._wait_oldest(pending):
+                    break
                 yield from self._collect(op, job, sizer, pending)
+        else:
+            return
+        yield from self._stopped(op, job, sizer, pending, batches)  # the first Ctrl-C came
+
+    def _wait_oldest(self, pending: deque) -> bool:
+        """Wait for the oldest batch in slices; False as soon as the first Ctrl-C asks the run to stop (Dask's
+        workers do not hear it: the batches they hold would otherwise run to their end)."""
+        from distributed import wait
+
+        oldest = pending[0][1]
+        while True:
+            try:
+                self._guard(lambda: wait([oldest], timeout=STOP_CHECK_S))
+                return True
+            except ClusterLost:
+                raise
+            except TimeoutError:
+                if stop_requested():
+                    return False
+
+    def _stopped(self, op: BatchOp, job: bytes, sizer: BatchSizer, pending: deque,
+                 batches: Iterable[list[Any]]) -> Iterable[tuple[list, list]]:
+        """After the first Ctrl-C, in input order: batches already done keep their results; the others are
+        cancelled on the cluster and run here, where the job sees the stop at once (a search ends as at a
+        budget, a battery runs no further line)."""
+        from .runners import _run_here
+
+        open_ = [fut for _, fut in pending if fut.status != "finished"]
+        if open_:
+            self.stopped_busy = True  # its workers may still be inside a cancelled batch
+            try:
+                self.client.run(_quiet_cancelled)
+                self.client.cancel(open_)
+            except Exception:  # noqa: BLE001, S110 - a cluster going away: the batches run here regardless
+                pass
+        cpu = numpy_backend()
+        for batch, fut in pending:
+            if fut.status == "finished":
+                yield self._finish(op, job, sizer, batch, fut, None)
+            else:
+                yield self._take(sizer, batch, _run_here(op, batch, cpu, cpu, self.settings))
+        pending.clear()
+        for batch in batches:
+            yield self._take(sizer, batch, _run_here(op, batch, cpu, cpu, self.settings))
 
     def _submit(self, job: bytes, batch: list[Any]):
         return self._guard(lambda: self.client.submit(_task, job, batch, pure=False))
@@ -343,6 +400,10 @@ class DaskRunner:
 
             cpu = numpy_backend()
             out = _run_here(op, batch, cpu, cpu, self.settings)
+        return self._take(sizer, batch, out)
+
+    def _take(self, sizer: BatchSizer, batch: list[Any], out: tuple) -> tuple[list, list]:
+        """A batch's results, its stats merged and its time told to the sizer."""
         results, stats, seconds, oom, _ = out
         self.stats.merge(stats)
         if oom:
@@ -367,4 +428,11 @@ class DaskRunner:
             client, cluster = self._ready.result()
         except Exception:  # noqa: BLE001 - a start that failed left nothing to close
             return
-        disconnect(client, cluster)
+        nanny = logging.getLogger("distributed.nanny")
+        level = nanny.level
+        if self.stopped_busy:  # a worker inside a cancelled batch cannot stop: its nanny kills it after 4 s,
+            nanny.setLevel(logging.ERROR)  # which is expected here, not worth a warning
+        try:
+            disconnect(client, cluster)
+        finally:
+            nanny.setLevel(level)

@@ -88,12 +88,16 @@ def solve_quick(I):
 """
 
 
-def test_sigint_stops_an_arcdsl_battery_between_lines_and_keeps_what_ran(tmp_path):
+@pytest.mark.parametrize("where", [["--gpus", "2"], ["--cluster", "local:2"]], ids=["gpus", "dask"])
+def test_sigint_stops_an_arcdsl_battery_between_lines_and_keeps_what_ran(tmp_path, where):
+    """Worker processes hear the first Ctrl-C; Dask workers do not, so their batches are cancelled and run in
+    the main process, where the stop is seen at once."""
+    if where[0] == "--cluster":
+        pytest.importorskip("distributed")
     write_tasks(tmp_path / "tasks", {f"t{i:02d}": task(i, demos=3, size=6) for i in range(6)})
     (tmp_path / "s.py").write_text(SLOW_SOLVERS)  # the slow line: about 1-2 s a sample, 24 samples
-    proc = spawn(["run-batt", "--dataset", str(tmp_path / "tasks"), "--solvers", str(tmp_path / "s.py"),
-                  "--battery", "cross", "--gpus", "2", "--no-progress", "--results", str(tmp_path / "r.json")],
-                 tmp_path)
+    proc = spawn([*where, "run-batt", "--dataset", str(tmp_path / "tasks"), "--solvers", str(tmp_path / "s.py"),
+                  "--battery", "cross", "--no-progress", "--results", str(tmp_path / "r.json")], tmp_path)
     try:
         workers = _started_workers(proc, 2)
         time.sleep(4)  # the workers inside the slow line
