@@ -92,9 +92,8 @@ def main() -> None:
                 row["job_s"] = round(timings.get("seconds", 0.0), 3)  # the search, without process start/end
                 row["start_s"] = round(timings.get("start_seconds", 0.0), 3)
                 st = json.loads(stats.read_text())
-                op = "arcdsl battery" if args.solvers else "search"  # each worker's busy time: the balance
-                row[f"{op.split()[-1]}_by_device"] = {o["device"]: round(o["seconds"], 2) for o in st.get("ops", [])
-                                                      if o["op"] == op}
+                op, key = ("arcdsl battery", "battery_by_device") if args.solvers else ("search", "search_by_device")
+                row[key] = {o["device"]: round(o["seconds"], 2) for o in st.get("ops", []) if o["op"] == op}  # balance
                 if args.solvers:
                     row["pairs"] = json.loads(results.read_text())["summary"].get("pairs")
             runs[setup].append(row)

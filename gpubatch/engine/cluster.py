@@ -346,8 +346,6 @@ class DaskRunner:
         """After the first Ctrl-C, in input order: batches already done keep their results; the others are
         cancelled on the cluster and run here, where the job sees the stop at once (a search ends as at a
         budget, a battery runs no further line)."""
-        from .runners import _run_here
-
         open_ = [fut for _, fut in pending if fut.status != "finished"]
         if open_:
             self.stopped_busy = True  # its workers may still be inside a cancelled batch
@@ -356,15 +354,21 @@ class DaskRunner:
                 self.client.cancel(open_)
             except Exception:  # noqa: BLE001, S110 - a cluster going away: the batches run here regardless
                 pass
-        cpu = numpy_backend()
         for batch, fut in pending:
             if fut.status == "finished":
                 yield self._finish(op, job, sizer, batch, fut, None)
             else:
-                yield self._take(sizer, batch, _run_here(op, batch, cpu, cpu, self.settings))
+                yield self._take(sizer, batch, self._here(op, batch))
         pending.clear()
         for batch in batches:
-            yield self._take(sizer, batch, _run_here(op, batch, cpu, cpu, self.settings))
+            yield self._take(sizer, batch, self._here(op, batch))
+
+    def _here(self, op: BatchOp, batch: list[Any]) -> tuple:
+        """A batch run in this process on NumPy, as a worker reports it."""
+        from .runners import _run_here
+
+        cpu = numpy_backend()
+        return _run_here(op, batch, cpu, cpu, self.settings)
 
     def _submit(self, job: bytes, batch: list[Any]):
         return self._guard(lambda: self.client.submit(_task, job, batch, pure=False))
@@ -396,10 +400,7 @@ class DaskRunner:
                 if attempt < self.settings.cluster_retries:
                     fut = self._submit(job, batch)
         if out is None:  # every try failed: NumPy here, as the processes runner does
-            from .runners import _run_here
-
-            cpu = numpy_backend()
-            out = _run_here(op, batch, cpu, cpu, self.settings)
+            out = self._here(op, batch)
         return self._take(sizer, batch, out)
 
     def _take(self, sizer: BatchSizer, batch: list[Any], out: tuple) -> tuple[list, list]:
