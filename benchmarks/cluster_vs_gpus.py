@@ -94,6 +94,9 @@ def main() -> None:
                 st = json.loads(stats.read_text())
                 op, key = ("arcdsl battery", "battery_by_device") if args.solvers else ("search", "search_by_device")
                 row[key] = {o["device"]: round(o["seconds"], 2) for o in st.get("ops", []) if o["op"] == op}  # balance
+                # where the rest of the command went: the process's start, then each phase's end from the command's
+                row["phases"] = {"process start": st.get("process_start_s"),
+                                 **{p["phase"]: round(p["at_s"], 3) for p in st.get("phases", [])}}
                 if args.solvers:
                     row["pairs"] = json.loads(results.read_text())["summary"].get("pairs")
             runs[setup].append(row)

@@ -261,6 +261,7 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
     else:
         order, sizes = list(range(len(tasks))), []
     start = executor.warm(op, work=op.work(tasks))
+    executor.stats.mark("devices ready")
     t0 = time.perf_counter()
     results: list = [None] * len(tasks)
     dealt = [tasks[i] for i in order]
@@ -271,6 +272,7 @@ def run_batt(tasks: list[Task], executor: BatchExecutor, cfg: SearchConfig, prog
             res = TaskResult(task.id, (), tuple(() for _ in task.test_inputs), wrong, 0, 0, 0.0, None,
                              error=f"{res.kind}: {res.error}")
         results[i] = res
+    executor.stats.mark("search done")
     return results, time.perf_counter() - t0, start
 
 

@@ -82,6 +82,7 @@ def register(app: typer.Typer) -> None:
         if compare not in (None, "cpu", "cuda"):
             raise UserError(f"--compare {compare!r}: expected cpu or cuda")
         first = run.executor()  # opened before the tasks load: worker processes start meanwhile
+        run.stats.mark("executor made")
         try:
             battery = tuple(read_programs(programs)) if programs else ()
             solver_list = arcdsl_solvers(run, solvers) if solvers else None
@@ -92,6 +93,7 @@ def register(app: typer.Typer) -> None:
             if not loaded:
                 raise UserError(f"no valid tasks to run from {source}")
             skipped = sum(p.kind == "skipped" for p in problems)
+            run.stats.mark("tasks loaded")
             mode = None
             if solver_list is not None:
                 mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
@@ -126,14 +128,18 @@ def register(app: typer.Typer) -> None:
                 if pairs is not None:
                     from gpubatch.arc.arcdsl.battery import battery_json
 
-                    return res, summary, battery_json(res, summary, meta, pairs), stop_requested()
-                return res, summary, results_json(res, summary, meta), stop_requested()
+                    doc = battery_json(res, summary, meta, pairs)
+                else:
+                    doc = results_json(res, summary, meta)
+            ex.stats.mark("executor closed")
+            return res, summary, doc, stop_requested()
 
         res, summary, doc, interrupted = search(first)
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
         if results:
             write_atomic(results, json.dumps(doc, indent=1) + "\n")
+        run.stats.mark("outputs written")
         render(run, summary, res)
         if solver_list is not None:
             counts = ", ".join(f"{n} {status}" for status, n in doc["summary"]["pairs"].items())

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -80,6 +82,14 @@ class StatsCollector:
     pending: list = field(default_factory=list)  # (op stats, start event, end event) not yet read
     gpu_startup_s: float = 0.0  # starting the GPU at its first use (CuPy import, context, kernels)
     cache: dict = field(default_factory=lambda: {"hits": 0, "misses": 0, "bytes_saved": 0})  # device cache
+    # the run's phases, (name, seconds since this collector was made), in the order they ended; the run's own
+    # collector only (a worker's is merged without them): where a whole command's time goes, beside the ops
+    phases: list = field(default_factory=list)
+    began: float = field(default_factory=time.perf_counter)
+
+    def mark(self, phase: str) -> None:
+        """Note that `phase` of the run ended now."""
+        self.phases.append((phase, time.perf_counter() - self.began))
 
     def cache_event(self, hit: bool, nbytes: int) -> None:
         """One lookup in a backend's device cache: a hit saves an upload of `nbytes`."""
@@ -126,8 +136,24 @@ class StatsCollector:
         return sorted(active, key=lambda s: (s.op, s.device))
 
     def to_json(self) -> str:
+        phases = [{"phase": name, "at_s": round(at, 4)} for name, at in self.phases]
         return json.dumps({"ops": [s.as_dict() for s in self.rows()], "gpu_startup_s": self.gpu_startup_s,
-                           "device_cache": self.cache}, indent=2)
+                           "device_cache": self.cache, "phases": phases, "process_start_s": process_age(self.began)},
+                          indent=2)
+
+
+def process_age(at: float) -> float | None:
+    """Seconds from this process's start (the interpreter's launch) to `at`, a `perf_counter` reading; None
+    where the system does not say when the process started (read from /proc: Linux only)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            started = int(f.read().rsplit(b")", 1)[1].split()[19])  # field 22: start, in clock ticks since boot
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        age_now = uptime - started / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+    return round(max(0.0, age_now - (time.perf_counter() - at)), 3)
 
 
 def _elapsed(start, end) -> float:
@@ -142,6 +168,8 @@ def render_table(stats: StatsCollector, title: str = "per-op statistics"):
 
     if stats.gpu_startup_s:
         title += f"; GPU start-up {stats.gpu_startup_s:.2f} s"
+    if stats.phases:
+        title += "; " + ", ".join(f"{name} {at:.2f} s" for name, at in stats.phases)
     if stats.cache["hits"] or stats.cache["misses"]:
         c = stats.cache
         title += f"; device cache {c['hits']:,} hits, {c['misses']:,} misses, {c['bytes_saved']:,} bytes not re-uploaded"

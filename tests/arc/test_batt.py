@@ -85,8 +85,15 @@ def test_cli_run_batt_writes_results_and_submission(tmp_path):
     data = json.loads(resf.read_text())
     assert data["summary"]["tasks"] == 6 and len(data["tasks"]) == 6
     assert len(json.loads(sub.read_text())) == 6
-    ops = {o["op"] for o in json.loads(st.read_text())["ops"]}
-    assert {"search", "rot90", "replace"} <= ops
+    stats = json.loads(st.read_text())
+    assert {"search", "rot90", "replace"} <= {o["op"] for o in stats["ops"]}
+    # where the whole command's time went: each phase once, in order, at increasing times
+    phases = [p["phase"] for p in stats["phases"]]
+    assert phases == ["executor made", "tasks loaded", "devices ready", "search done", "executor closed",
+                      "outputs written"]
+    times = [p["at_s"] for p in stats["phases"]]
+    assert times == sorted(times) and times[-1] <= data["timings"]["seconds"] + 60
+    assert stats["process_start_s"] is None or stats["process_start_s"] >= 0
 
 
 def test_cli_bad_programs_file_is_exit_2(tmp_path):

@@ -169,6 +169,7 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     pairs = battery_pairs(solvers, tasks, mode)
     op = BatchOp("arcdsl battery", _battery_op)
     start = executor.warm(op)
+    executor.stats.mark("devices ready")
     t0 = time.perf_counter()
     outcomes: list[PairOutcome] = []
     cells = {t.id: _cells(t) for t in tasks}
@@ -179,6 +180,7 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
             res = PairOutcome(solver.name, task.id, "error", (f"internal error: {res.kind}: {res.error}",))
         outcomes.append(res)
     seconds = time.perf_counter() - t0
+    executor.stats.mark("battery done")
     per_task = seconds / max(1, len(tasks))
     results = task_results(tasks, outcomes, {s.name: s for s in solvers}, per_task)
     return results, outcomes, seconds, start
