@@ -27,7 +27,7 @@ class GpuInfo:
     index: int
     name: str
     total_memory: int
-    free_memory: int
+    free_memory: int | None  # None where the probe made no context on the device (see `probe_cuda`)
     sm_count: int
     compute_capability: str
 
@@ -41,9 +41,13 @@ class Probe:
     cupy_version: str | None = None
 
 
-def probe_cuda(limit: int | None = None) -> Probe:
+def probe_cuda(limit: int | None = None, contexts: bool = True) -> Probe:
     """Import cupy, count devices and allocate on each (on the first `limit` only: each allocation makes a CUDA
-    context, a second or so and some memory per device); never raises, returns the reason instead."""
+    context, a second or so and some memory per device); never raises, returns the reason instead.
+
+    `contexts=False` reads what the driver says of each device without making a context (no allocation, free
+    memory unknown: None): for a process whose GPUs are used by its workers, each of which makes its own
+    device's context and fails there if that device is unusable."""
     try:
         import cupy
     except ImportError:
@@ -53,25 +57,28 @@ def probe_cuda(limit: int | None = None) -> Probe:
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:
-        return Probe(reason=f"CUDA driver error: {_first_line(exc)}", cupy_version=cupy.__version__)
+        return Probe(reason=f"CUDA driver error: {first_line(exc)}", cupy_version=cupy.__version__)
     if count == 0:
         return Probe(reason="no CUDA device found", cupy_version=cupy.__version__)
     gpus = []
     for i in range(count if limit is None else min(count, limit)):
+        free: int | None = None
         try:
-            with cupy.cuda.Device(i):
-                cupy.zeros(1, dtype=cupy.uint8) + 1  # can we allocate and launch?
-                free, total = cupy.cuda.runtime.memGetInfo()
-                props = cupy.cuda.runtime.getDeviceProperties(i)
+            if contexts:
+                with cupy.cuda.Device(i):
+                    cupy.zeros(1, dtype=cupy.uint8) + 1  # can we allocate and launch?
+                    free, _ = cupy.cuda.runtime.memGetInfo()
+            props = cupy.cuda.runtime.getDeviceProperties(i)
         except Exception as exc:
-            return Probe(reason=f"cannot use GPU {i}: {_first_line(exc)}", cupy_version=cupy.__version__)
+            return Probe(reason=f"cannot use GPU {i}: {first_line(exc)}", cupy_version=cupy.__version__)
         name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
-        gpus.append(GpuInfo(i, name, int(total), int(free), int(props["multiProcessorCount"]),
-                            f"{props['major']}.{props['minor']}"))
+        gpus.append(GpuInfo(i, name, int(props["totalGlobalMem"]), None if free is None else int(free),
+                            int(props["multiProcessorCount"]), f"{props['major']}.{props['minor']}"))
     return Probe(gpus=tuple(gpus), cupy_version=cupy.__version__)
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """An exception's message in one line (its type's name where it has none)."""
     text = str(exc).strip() or type(exc).__name__
     return text.splitlines()[0]
 
@@ -206,7 +213,8 @@ def select_device(requested: str = "auto", enabled: bool = True, count: int = 1,
         if importlib.util.find_spec("cupy") is None:
             return Selection("numpy", reason=probe_cuda().reason)
         return Selection("auto")
-    found = probe_cuda(limit=count) if probe is probe_cuda else probe()  # the GPUs it will use, no more
+    # the GPUs it will use, no more; with several, each is used by a worker of its own, which makes the context
+    found = probe_cuda(limit=count, contexts=count == 1) if probe is probe_cuda else probe()
     if not found.gpus:
         if requested == "cuda":
             raise DeviceUnavailable(f"--device cuda, but no GPU is usable: {found.reason}")

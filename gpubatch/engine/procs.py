@@ -260,3 +260,25 @@ def close_pool(pool: ProcessPoolExecutor, failed: bool) -> None:
             pool.shutdown(wait=True, cancel_futures=True)
     finally:
         _forget(pool)
+
+
+def close_pools(pools: list[ProcessPoolExecutor], failed: bool) -> None:
+    """`close_pool` for several pools at once: their workers exit side by side (a GPU worker's exit, its
+    device's teardown, takes a good part of a second), not one after another."""
+    errors: list[BaseException] = []
+
+    def close(pool: ProcessPoolExecutor) -> None:
+        try:
+            close_pool(pool, failed)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=close, args=(pool,), name="gpubatch-close", daemon=True) for pool in pools[1:]]
+    for t in threads:
+        t.start()
+    if pools:
+        close(pools[0])
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]

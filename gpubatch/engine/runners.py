@@ -17,11 +17,11 @@ from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator
 
-from .backend import Backend, Selection, numpy_backend, select_device
+from .backend import Backend, Selection, first_line, numpy_backend, select_device
 from .batch import EngineSettings, run_batch
 from .dispatch import Dispatcher
 from .ops import BatchOp
-from .procs import close_pool, lost_worker, wait_result, worker_pool
+from .procs import close_pool, close_pools, lost_worker, wait_result, worker_pool
 from .sizer import BatchSizer
 from .stats import StatsCollector
 
@@ -186,30 +186,37 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(selection: Selection, settings: EngineSettings, worker: int) -> None:
-    """Runs first in each spawned worker: pin it to its GPU before anything imports cupy."""
+    """Runs first in each spawned worker: pin it to its GPU before anything imports cupy, and make that GPU's
+    context (the parent probed its GPUs without one). A GPU that cannot be used leaves this worker on NumPy,
+    with the reason kept for the parent to say (results are the same on every device)."""
     started = time.time()  # the interpreter is up and gpubatch imported (benchmarks/worker_start.py reads it)
+    backend, unusable = numpy_backend(), None
     if selection.kind == "cupy":
         gpu = selection.gpus[worker % len(selection.gpus)]
         os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu.index)
-        from .backend import cupy_backend
+        try:
+            from .backend import cupy_backend
 
-        backend: Backend = cupy_backend(0, settings.cache_size, max_fraction=settings.max_fraction)
-        backend.label_index = gpu.index
-    else:
-        backend = numpy_backend()
+            backend = cupy_backend(0, settings.cache_size, max_fraction=settings.max_fraction)
+            backend.xp.zeros(1, dtype=backend.xp.uint8) + 1  # the context, an allocation and a launch
+            backend.label_index = gpu.index
+        except Exception as exc:  # CuPy missing or broken, the device busy, lost or out of memory
+            backend, unusable = numpy_backend(), f"cuda:{gpu.index} is not usable ({first_line(exc)})"
     _WORKER.update(backend=backend, cpu=numpy_backend(), settings=settings, started_at=started,
-                   ready_at=time.time())
+                   ready_at=time.time(), unusable=unusable)
 
 
 def _worker_boot() -> None:
     """Nothing: submitted at once, it makes the pool spawn its worker, whose initializer does the work."""
 
 
-def _worker_warm(op: BatchOp) -> None:
+def _worker_warm(op: BatchOp) -> str | None:
+    """Warm `op` on this worker's device; returns why its GPU is not used, if it is not."""
     t0 = time.perf_counter()
     if op.warm is not None:
         op.warm(_WORKER["backend"])
     _WORKER["warm_s"] = time.perf_counter() - t0  # with `ready_at`, read by benchmarks/worker_start.py
+    return _WORKER.get("unusable")
 
 
 def _run_here(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, settings: EngineSettings
@@ -245,6 +252,8 @@ class ProcessRunner:
             pool.submit(_worker_boot)
         self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
         self.free: int | None = None
+        self.notify: Callable[[str], None] = lambda text: None
+        self._said: set[str] = set()  # what notify said already (warm runs once per op)
 
     @property
     def width(self) -> int:
@@ -255,13 +264,16 @@ class ProcessRunner:
         dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here."""
         for w, fut in enumerate([w.submit(_worker_warm, op) for w in self.workers]):
             try:
-                wait_result(fut)
+                unusable = wait_result(fut)
             except BrokenProcessPool:
                 self._replace(w)
                 try:
-                    wait_result(self.workers[w].submit(_worker_warm, op))
+                    unusable = wait_result(self.workers[w].submit(_worker_warm, op))
                 except BrokenProcessPool:
-                    pass
+                    unusable = None
+            if unusable and unusable not in self._said:
+                self._said.add(unusable)
+                self.notify(f"{unusable}: its worker runs on the CPU (NumPy)")
 
     def _replace(self, w: int) -> bool:
         """A fresh process for dead worker `w`, once per worker; False when it was replaced already."""
@@ -338,9 +350,8 @@ class ProcessRunner:
 
     def close(self, failed: bool = False) -> None:
         """Wait for the workers after a clean run; end them at once after an error, an interrupt or SIGTERM
-        (a running piece is not waited for)."""
-        for w in self.workers:
-            close_pool(w, failed)
+        (a running piece is not waited for). The workers exit side by side."""
+        close_pools(self.workers, failed)
 
 
 from .cluster import DaskRunner  # noqa: E402 - after the runners it reuses the helpers of

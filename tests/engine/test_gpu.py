@@ -34,6 +34,14 @@ def test_detects_gpu():
     assert select_device("auto").kind == "cupy"
 
 
+def test_probe_without_contexts_reads_the_same_devices():
+    """The probe for GPUs used by workers makes no context: the same devices, names and sizes; no free memory."""
+    full, light = probe_cuda(), probe_cuda(contexts=False)
+    assert [(g.index, g.name, g.total_memory, g.sm_count, g.compute_capability) for g in light.gpus] == \
+        [(g.index, g.name, g.total_memory, g.sm_count, g.compute_capability) for g in full.gpus]
+    assert all(g.free_memory is None for g in light.gpus) and all(g.free_memory > 0 for g in full.gpus)
+
+
 def test_real_oom_is_split_and_results_identical():
     total = probe_cuda().gpus[0].total_memory
     op = BatchOp("alloc", functools.partial(alloc_each, nbytes=total // 8))  # 16 items: twice the card

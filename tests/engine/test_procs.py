@@ -88,3 +88,32 @@ def test_process_runner_reruns_a_batch_whose_result_was_torn(tmp_path, monkeypat
     assert (tmp_path / "torn").exists()  # the fault happened
     assert out == [x + 1 for x in range(24)]
     assert 1 <= restarts <= QUEUED  # each batch lost with the worker (its queue) ran again
+
+
+
+def _plus_one(items, backend):
+    return [(x + 1, backend.name) for x in items]
+
+
+def _no_warm(backend) -> None:
+    """A warm-up that needs nothing."""
+
+
+def test_a_worker_whose_gpu_is_unusable_runs_on_numpy_and_says_so():
+    """The parent probes several GPUs without making their contexts; a worker whose device fails there (no
+    such device here, with or without CuPy) computes on NumPy, and the run says which GPU and why, once."""
+    from gpubatch.engine.backend import GpuInfo
+
+    gpus = tuple(GpuInfo(i, "absent", 1 << 30, None, 1, "9.0") for i in (98, 99))
+    notes: list[str] = []
+    settings = EngineSettings(device="cuda", count=2, initial_size=3, dynamic_sizing=False)
+    with BatchExecutor(settings, Selection("cupy", gpus=gpus), notify=notes.append) as ex:
+        assert ex.runner.name == "processes"
+        op = BatchOp("plus", _plus_one, warm=_no_warm)
+        ex.warm(op)
+        ex.warm(op)  # said once, however often the op is warmed
+        out = ex.run_all(op, range(10))
+    assert out == [(x + 1, "numpy") for x in range(10)]
+    assert len(notes) == 2, notes
+    for gpu, note in zip((98, 99), sorted(notes)):
+        assert note.startswith(f"cuda:{gpu} is not usable (") and note.endswith("): its worker runs on the CPU (NumPy)")
