@@ -3,7 +3,7 @@
 - `sync`: plain synchronous NumPy in the calling thread, for debugging;
 - `local`: the selected backend in this process, host `prepare` work overlapped in a bounded thread pool;
 - `processes`: one spawned worker per GPU (`CUDA_VISIBLE_DEVICES` set per worker) or per CPU worker;
-- `dask`: batches as Dask tasks on a cluster of many hosts (`engine/cluster.py`).
+- `dask`: batches as Dask tasks on a cluster of many hosts (`engine/dask_runner.py`).
 Each yields `(items, results)` per batch, in input order. The shared test suite runs every runner.
 """
 from __future__ import annotations
@@ -354,6 +354,6 @@ class ProcessRunner:
         close_pools(self.workers, failed)
 
 
-from .cluster import DaskRunner  # noqa: E402 - after the runners it reuses the helpers of
+from .dask_runner import DaskRunner  # noqa: E402 - after the runners it reuses the helpers of
 
 RUNNERS: dict[str, type] = {r.name: r for r in (SyncRunner, LocalRunner, ProcessRunner, DaskRunner)}
