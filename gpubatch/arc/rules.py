@@ -15,6 +15,8 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `ring`: own colour and the set of colours of all 8 neighbours;
 - `count`: own colour, how many orthogonal and how many diagonal neighbours are not 0 (`3aa6fb7a`);
 - `same`: own colour and how many orthogonal neighbours have it too (`67385a82`);
+- `mask`: own colour and which of the 8 neighbours, by place, are neither 0 nor outside the grid (`95990924`:
+  the cell whose only such neighbour is at its lower right turns blue, at its lower left red...);
 - `lines`: own colour, the set of colours in its row and the set in its column;
 - `rays`: own colour and the first non-0 colour (or the border) seen in each of the 4 directions;
 - `size`: own colour and the size of its object (4-connected, one colour, background excluded; `6e82a1ae`);
@@ -49,7 +51,7 @@ from .dsl.objects import sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 from .regions import extreme, holes, region, touching
 
-KINDS = ("nbhd", "ring", "count", "same", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
+KINDS = ("nbhd", "ring", "count", "same", "mask", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
          "extreme", "holes", "nearest", "back", "inbox", "touch")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
@@ -187,6 +189,12 @@ def features(g: GridBatch, kind: str):
             _count(xp, d, _DIAG, lambda v: (v != 0) & (v < PAD)) << 8
     if kind == "same":
         return d | _count(xp, d, _ORTH, lambda v: v == d) << 4
+    if kind == "mask":
+        code = d
+        for j, (dy, dx) in enumerate(_ORTH + _DIAG):
+            v = _shifted(xp, d, dy, dx)
+            code = code | ((v != 0) & (v < PAD)).astype(xp.int64) << (4 + j)
+        return code
     if kind == "lines":
         rows, cols = _line_sets(xp, d)
         return d | rows << 4 | cols << 14

@@ -115,6 +115,27 @@ _BODIES["stencil_ray"] = r"""
   dst[t] = x;
 """
 
+_BODIES["stencil_extend"] = r"""
+  // a background cell takes the colour of the nearest tip behind it against a step, the steps in ray's order
+  // (`ref.RAY_STEPS`), the first that reaches one winning: a tip is a non-background cell with one
+  // non-background cell among its 8 neighbours, and it shines only away from that neighbour
+  const int SI[8] = {1, -1, 0, 0, 1, 1, -1, -1}, SJ[8] = {0, 0, -1, 1, 1, -1, 1, -1};
+  unsigned char x = v;
+  for (int k = 0; k < 8 && v == bg && x == v; ++k) {
+    int p = SI[k], q = SJ[k], si = i - p, sj = j - q;
+    while (si >= 0 && si < h && sj >= 0 && sj < w && d[si * 30 + sj] == bg) { si -= p; sj -= q; }
+    if (!(si >= 0 && si < h && sj >= 0 && sj < w)) continue;
+    int n = 0, ni = 0, nj = 0;
+    for (int a = -1; a <= 1; ++a)
+      for (int b = -1; b <= 1; ++b) {
+        int yi = si + a, yj = sj + b;
+        if ((a || b) && yi >= 0 && yi < h && yj >= 0 && yj < w && d[yi * 30 + yj] != bg) { ++n; ni = a; nj = b; }
+      }
+    if (n == 1 && ni == -p && nj == -q) x = d[si * 30 + sj];
+  }
+  dst[t] = x;
+"""
+
 # gravity: one thread per line (a column for down/up, a row for left/right) of each grid; p0 = direction
 _GRAVITY_SRC = r"""
 extern "C" __global__ void stencil_gravity(const unsigned char* __restrict__ src, const int* __restrict__ hin,

@@ -258,6 +258,24 @@ def test_diag_square_lays_a_row_or_column_along_the_diagonal():
         assert _both("diag_square", bad) is None
 
 
+def test_extend_continues_lines_and_diagonals_past_their_tips():
+    g = [[0, 0, 0, 0, 0, 0],
+         [0, 2, 2, 0, 0, 0],
+         [0, 0, 0, 0, 0, 0],
+         [0, 0, 0, 0, 4, 0],
+         [0, 0, 0, 3, 0, 0],
+         [6, 0, 0, 0, 0, 0]]
+    # the 2s' two tips shine left and right; 3 and 4 are each other's only neighbour: 4 shines up-right, 3
+    # down-left to the grid's edge; the 6 has no neighbour and shines nowhere (nor does a cell with several)
+    want = [[0, 0, 0, 0, 0, 0],
+            [2, 2, 2, 2, 2, 2],
+            [0, 0, 0, 0, 0, 4],
+            [0, 0, 0, 0, 4, 0],
+            [0, 0, 0, 3, 0, 0],
+            [6, 0, 3, 0, 0, 0]]
+    assert _both("extend", g) == want
+
+
 def test_attract_moves_each_cell_alone_next_to_the_nearest_colour_in_line():
     g = [[0, 0, 5, 0, 0, 0],
          [0, 0, 0, 0, 0, 0],

@@ -52,6 +52,21 @@ def test_features_read_the_cells_context():
         features(g, "nope")
 
 
+def test_mask_reads_which_neighbours_by_place_are_coloured():
+    g = GridBatch.from_lists([[[0, 2, 0, 0], [0, 0, 0, 3], [1, 1, 0, 3]]])
+    mask = features(g, "mask")[0]  # bits after the own colour: up, down, left, right, then the four diagonals
+    assert int(mask[1, 0]) == 0 | 1 << (4 + 1) | 1 << (4 + 5) | 1 << (4 + 7)  # 1 below, 2 up-right, 1 down-right
+    assert int(mask[1, 1]) == 0 | 1 << 4 | 1 << (4 + 1) | 1 << (4 + 6)  # 2 up, 1 down, 1 down-left
+    assert int(mask[0, 0]) == 0 | 1 << (4 + 3)  # outside the grid is not coloured
+    assert int(mask[2, 3]) == 3 | 1 << 4  # the 3 above it
+
+
+def test_mask_rule_marks_the_corners_of_squares_by_place():
+    tasks, _ = load_tasks("arc1-train", ids=["95990924"])
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=0))[0]
+    assert all(res.correct) and res.fits[0].program == "rule(f=mask)"
+
+
 def _task_batch(pairs, tests):
     """(C, targets, demo) of one task: demo inputs then test inputs; targets on demo rows."""
     C = GridBatch.from_lists([a for a, _ in pairs] + list(tests))

@@ -98,22 +98,49 @@ def ray(g: GridBatch, dir: str) -> GridBatch:
     di, dj = ref.RAY_STEPS[dir]
     if xp is not np:
         return stencil(g, "stencil_ray", di, dj)
+    bg = background(g).reshape(-1, 1, 1)
+    fg = (g.data != bg) & (g.data < PAD)
+    light = _walk(g, di, dj, fg, fg)
+    return GridBatch(np.where((g.data == bg) & (light >= 0), light, g.data).astype(np.uint8), g.h, g.w)
+
+
+def _walk(g: GridBatch, di: int, dj: int, emit, block):
+    """NumPy, per cell: the colour of the nearest `emit` cell behind it against the step (di, dj), with no
+    `block` cell between them (-1: none); an `emit` cell blocks too."""
     n = len(g)
     # walk the lines across the step's main axis (rows, or columns for left/right) carrying, per line, the
-    # colour of the last non-background cell; a diagonal step moves that colour one column sideways per row
-    a, step, side = (g.data.transpose(0, 2, 1), dj, 0) if di == 0 else (g.data, di, dj)
-    bg = background(g).reshape(n, 1)
-    out = np.empty_like(a)
+    # colour of the last emitting cell; a diagonal step moves that colour one column sideways per row
+    t = (lambda a: a.transpose(0, 2, 1)) if di == 0 else (lambda a: a)
+    a, emit, block = t(g.data), t(emit), t(block)
+    step, side = (dj, 0) if di == 0 else (di, dj)
+    light = np.empty(a.shape, np.int16)
     cur = np.full((n, MAX), -1, np.int16)
     for k in range(MAX) if step > 0 else range(MAX - 1, -1, -1):
         if side:
             cur = np.concatenate([np.full((n, 1), -1, np.int16), cur[:, :-1]], axis=1) if side > 0 else \
                 np.concatenate([cur[:, 1:], np.full((n, 1), -1, np.int16)], axis=1)
-        line = a[:, k]
-        out[:, k] = np.where((line == bg) & (cur >= 0), cur, line)
-        cur = np.where((line != bg) & (line < PAD), line, cur)
-    out = out.transpose(0, 2, 1) if di == 0 else out
-    return GridBatch(np.ascontiguousarray(out), g.h, g.w)
+        light[:, k] = cur
+        cur = np.where(emit[:, k], a[:, k], np.where(block[:, k], -1, cur))
+    return np.ascontiguousarray(t(light))
+
+
+@family("extend", "other", ref.extend, padded=True)
+def extend(g: GridBatch) -> GridBatch:
+    """Every tip (a non-background cell with one non-background cell among its 8 neighbours) shines its colour
+    away from that neighbour over background cells, up to the next non-background cell: lines and diagonals
+    continued past their ends (`7ddcd7ec`); where rays cross, the first of ray's 8 steps wins."""
+    xp = g.xp
+    if xp is not np:
+        return stencil(g, "stencil_extend")
+    bg = background(g).reshape(-1, 1, 1)
+    fg = (g.data != bg) & (g.data < PAD)
+    near = {(a, b): _shifted(xp, fg, -a, -b, False) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b}
+    tips = fg & (sum(m.astype(np.int8) for m in near.values()) == 1)
+    out = g.data
+    for di, dj in ref.RAY_STEPS.values():  # a tip shines away from its neighbour, at (-di, -dj)
+        light = _walk(g, di, dj, tips & near[(-di, -dj)], fg)
+        out = np.where((out == bg) & (light >= 0), light, out)
+    return GridBatch(out.astype(np.uint8), g.h, g.w)
 
 
 @family("periodic", "other", ref.periodic,

@@ -1,5 +1,5 @@
-"""Per-grid references of the other primitives: gravity, symmetry, outlines, rays, periodic patterns, the
-hidden part restored, shifts, connecting lines, elbow paths and diagonals."""
+"""Per-grid references of the other primitives: gravity, symmetry, outlines, rays, lines extended past their
+tips, periodic patterns, the hidden part restored, shifts, connecting lines, elbow paths and diagonals."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -93,6 +93,30 @@ def ray(g, dir):
                     out[i][j] = g[si][sj]
                     break
                 si, sj = si - di, sj - dj
+    return out
+
+
+def _tip_step(g, i, j):
+    """The step away from the only non-background cell among the 8 neighbours of (i, j); None where there are
+    none or several."""
+    bg = background(g)
+    near = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)
+            if (a or b) and 0 <= i + a < H(g) and 0 <= j + b < W(g) and g[i + a][j + b] != bg]
+    return (-near[0][0], -near[0][1]) if len(near) == 1 else None
+
+
+def extend(g):
+    bg = background(g)
+    out = [list(r) for r in g]
+    for i in range(H(g)):
+        for j in range(W(g)):
+            for di, dj in RAY_STEPS.values() if g[i][j] == bg else ():
+                si, sj = i - di, j - dj
+                while 0 <= si < H(g) and 0 <= sj < W(g) and g[si][sj] == bg:
+                    si, sj = si - di, sj - dj
+                if 0 <= si < H(g) and 0 <= sj < W(g) and _tip_step(g, si, sj) == (di, dj):
+                    out[i][j] = g[si][sj]  # the first step, in RAY_STEPS's order, whose tip shines here
+                    break
     return out
 
 
