@@ -95,7 +95,8 @@ class RunContext:
         settings = replace(self.settings(), **overrides)
         try:
             selection = select_device(settings.device, settings.enabled, settings.count,
-                                      lazy=settings.dynamic_dispatch and not settings.cluster_address)
+                                      lazy=settings.dynamic_dispatch and not settings.cluster_address,
+                                      contexts=False if settings.cluster_address else None)
         except DeviceUnavailable as exc:
             raise UserError(str(exc)) from None
         if selection.kind == "numpy" and settings.device == "auto":

@@ -198,8 +198,12 @@ class Selection:
 
 
 def select_device(requested: str = "auto", enabled: bool = True, count: int = 1,
-                  probe: Callable[[], Probe] = probe_cuda, lazy: bool = False) -> Selection:
+                  probe: Callable[[], Probe] = probe_cuda, lazy: bool = False, contexts: bool | None = None
+                  ) -> Selection:
     """Pick the backend for `auto|cpu|cuda`; `cuda` without a usable GPU raises DeviceUnavailable.
+
+    `contexts`: whether the probe makes a CUDA context on each GPU (see `probe_cuda`); by default only where
+    this process computes on its one GPU, not where worker processes or a cluster's workers use the GPUs.
 
     `lazy` (dispatch by work on one device): `auto` with CuPy installed probes nothing now and returns kind
     "auto", so that a run whose work stays small never initialises CUDA."""
@@ -214,7 +218,8 @@ def select_device(requested: str = "auto", enabled: bool = True, count: int = 1,
             return Selection("numpy", reason=probe_cuda().reason)
         return Selection("auto")
     # the GPUs it will use, no more; with several, each is used by a worker of its own, which makes the context
-    found = probe_cuda(limit=count, contexts=count == 1) if probe is probe_cuda else probe()
+    contexts = count == 1 if contexts is None else contexts
+    found = probe_cuda(limit=count, contexts=contexts) if probe is probe_cuda else probe()
     if not found.gpus:
         if requested == "cuda":
             raise DeviceUnavailable(f"--device cuda, but no GPU is usable: {found.reason}")

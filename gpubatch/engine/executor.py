@@ -18,10 +18,10 @@ class BatchExecutor:
     def __init__(self, settings: EngineSettings | None = None, selection: Selection | None = None,
                  runner: str | None = None, stats: StatsCollector | None = None,
                  progress: Progress | None = None, notify: Callable[[str], None] | None = None) -> None:
-        self.settings = settings or EngineSettings()
-        self.selection = selection or select_device(self.settings.device, self.settings.enabled,
-                                                    self.settings.count,
-                                                    lazy=self.settings.dynamic_dispatch and not self.settings.cluster_address)
+        self.settings = s = settings or EngineSettings()
+        self.selection = selection or select_device(s.device, s.enabled, s.count,
+                                                    lazy=s.dynamic_dispatch and not s.cluster_address,
+                                                    contexts=False if s.cluster_address else None)
         self.stats = stats or StatsCollector()
         self.progress = progress or NullProgress()
         if runner is None and self.settings.cluster_address:
