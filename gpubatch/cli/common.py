@@ -158,7 +158,7 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
     except ClusterLost as exc:  # the scheduler went away mid-run: nothing was written
         err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return 1
-    except (ConfigError, UserError, OutputError, ClusterUnavailable) as exc:
+    except (ConfigError, UserError, OutputError, ClusterUnavailable, DeviceUnavailable) as exc:
         if verbose:
             traceback.print_exc()
         err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)

@@ -17,7 +17,14 @@ from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator
 
-from .backend import Backend, Selection, first_line, numpy_backend, select_device
+from .backend import (
+    Backend,
+    DeviceUnavailable,
+    Selection,
+    first_line,
+    numpy_backend,
+    select_device,
+)
 from .batch import EngineSettings, run_batch
 from .dispatch import Dispatcher
 from .ops import BatchOp
@@ -261,7 +268,8 @@ class ProcessRunner:
 
     def warm(self, op: BatchOp, work: float | None = None) -> None:
         """Start every worker (spawn, imports, device context) and warm the op there, all at once. A worker that
-        dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here."""
+        dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here. A worker whose
+        GPU is unusable runs on NumPy and the run is told why; under `--device cuda` that is DeviceUnavailable."""
         for w, fut in enumerate([w.submit(_worker_warm, op) for w in self.workers]):
             try:
                 unusable = wait_result(fut)
@@ -271,6 +279,8 @@ class ProcessRunner:
                     unusable = wait_result(self.workers[w].submit(_worker_warm, op))
                 except BrokenProcessPool:
                     unusable = None
+            if unusable and self.settings.device == "cuda":  # the GPUs were asked for: no quiet CPU run
+                raise DeviceUnavailable(f"--device cuda, but {unusable}")
             if unusable and unusable not in self._said:
                 self._said.add(unusable)
                 self.notify(f"{unusable}: its worker runs on the CPU (NumPy)")

@@ -99,15 +99,18 @@ def _no_warm(backend) -> None:
     """A warm-up that needs nothing."""
 
 
+def _absent_gpus():
+    from gpubatch.engine.backend import GpuInfo
+
+    return tuple(GpuInfo(i, "absent", 1 << 30, None, 1, "9.0") for i in (98, 99))
+
+
 def test_a_worker_whose_gpu_is_unusable_runs_on_numpy_and_says_so():
     """The parent probes several GPUs without making their contexts; a worker whose device fails there (no
     such device here, with or without CuPy) computes on NumPy, and the run says which GPU and why, once."""
-    from gpubatch.engine.backend import GpuInfo
-
-    gpus = tuple(GpuInfo(i, "absent", 1 << 30, None, 1, "9.0") for i in (98, 99))
     notes: list[str] = []
-    settings = EngineSettings(device="cuda", count=2, initial_size=3, dynamic_sizing=False)
-    with BatchExecutor(settings, Selection("cupy", gpus=gpus), notify=notes.append) as ex:
+    settings = EngineSettings(device="auto", count=2, initial_size=3, dynamic_sizing=False)
+    with BatchExecutor(settings, Selection("cupy", gpus=_absent_gpus()), notify=notes.append) as ex:
         assert ex.runner.name == "processes"
         op = BatchOp("plus", _plus_one, warm=_no_warm)
         ex.warm(op)
@@ -117,3 +120,12 @@ def test_a_worker_whose_gpu_is_unusable_runs_on_numpy_and_says_so():
     assert len(notes) == 2, notes
     for gpu, note in zip((98, 99), sorted(notes)):
         assert note.startswith(f"cuda:{gpu} is not usable (") and note.endswith("): its worker runs on the CPU (NumPy)")
+
+
+def test_under_device_cuda_an_unusable_gpu_is_an_error_not_a_cpu_run():
+    from gpubatch.engine import DeviceUnavailable
+
+    settings = EngineSettings(device="cuda", count=2, initial_size=3, dynamic_sizing=False)
+    with pytest.raises(DeviceUnavailable, match=r"--device cuda, but cuda:98 is not usable \("), \
+            BatchExecutor(settings, Selection("cupy", gpus=_absent_gpus())) as ex:
+        ex.warm(BatchOp("plus", _plus_one, warm=_no_warm))
