@@ -136,11 +136,16 @@ def extend(g: GridBatch) -> GridBatch:
     fg = (g.data != bg) & (g.data < PAD)
     near = {(a, b): _shifted(xp, fg, -a, -b, False) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b}
     tips = fg & (sum(m.astype(np.int8) for m in near.values()) == 1)
-    out = g.data
+    out = g.data.copy()
     for di, dj in ref.RAY_STEPS.values():  # a tip shines away from its neighbour, at (-di, -dj)
-        light = _walk(g, di, dj, tips & near[(-di, -dj)], fg)
-        out = np.where((out == bg) & (light >= 0), light, out)
-    return GridBatch(out.astype(np.uint8), g.h, g.w)
+        emit = tips & near[(-di, -dj)]
+        rows = np.flatnonzero(emit.any(axis=(1, 2)))  # 12-23% of ARC grids have a tip in a given direction
+        if len(rows):
+            sub = GridBatch(g.data[rows], g.h[rows], g.w[rows])
+            light = _walk(sub, di, dj, emit[rows], fg[rows])
+            part = out[rows]
+            out[rows] = np.where((part == bg[rows]) & (light >= 0), light, part)
+    return GridBatch(out, g.h, g.w)
 
 
 @family("periodic", "other", ref.periodic,
