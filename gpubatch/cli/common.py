@@ -21,8 +21,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from gpubatch.config import ConfigError, GPUConfigManager
-from gpubatch.engine import BatchExecutor, DeviceUnavailable, EngineSettings, StatsCollector, select_device
+from gpubatch.engine import BatchExecutor, DeviceUnavailable, EngineSettings, StatsCollector
 from gpubatch.engine.cluster import ClusterLost, ClusterUnavailable
+from gpubatch.engine.executor import select_for
 from gpubatch.engine.procs import Terminated, terminate_as_interrupt
 from gpubatch.engine.progress import make_progress
 from gpubatch.engine.stats import render_table
@@ -94,9 +95,7 @@ class RunContext:
         """The engine for this run; says in one line why it is on the CPU when a GPU was possible."""
         settings = replace(self.settings(), **overrides)
         try:
-            selection = select_device(settings.device, settings.enabled, settings.count,
-                                      lazy=settings.dynamic_dispatch and not settings.cluster_address,
-                                      contexts=False if settings.cluster_address else None)
+            selection = select_for(settings)
         except DeviceUnavailable as exc:
             raise UserError(str(exc)) from None
         if selection.kind == "numpy" and settings.device == "auto":

@@ -61,7 +61,6 @@ LOCAL_CONFIG = {
 SCHEDULER_NO_DASHBOARD = {"dashboard_address": "127.0.0.1:0", "dashboard": False}
 NO_DASHBOARD = {"dashboard_address": SCHEDULER_NO_DASHBOARD["dashboard_address"],  # a LocalCluster's arguments
                 "scheduler_kwargs": {"dashboard": False}}
-STOP_CHECK_S = 0.25  # how often a wait for a batch looks whether the first Ctrl-C asked the run to stop
 _MAKING = threading.Lock()
 _WORKER: dict[str, Any] = {}  # in each Dask worker process: its backends (made at its first batch), its last job
 

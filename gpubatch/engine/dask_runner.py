@@ -18,7 +18,6 @@ from typing import Any, Callable, Iterable
 from .backend import Selection, numpy_backend
 from .batch import EngineSettings
 from .cluster import (
-    STOP_CHECK_S,
     ClusterLost,
     _boot_worker,
     _quiet_cancelled,
@@ -37,6 +36,8 @@ from .ops import BatchOp
 from .procs import stop_requested
 from .sizer import BatchSizer
 from .stats import StatsCollector
+
+STOP_CHECK_S = 0.25  # how often a wait for a batch looks whether the first Ctrl-C asked the run to stop
 
 
 class DaskRunner:

@@ -12,16 +12,23 @@ from .runners import RUNNERS
 from .stats import StatsCollector
 
 
+def select_for(settings: EngineSettings) -> Selection:
+    """The device selection a run with these settings makes: probed lazily on one device with dispatch by
+    work, and without CUDA contexts where a cluster's workers use the GPUs (DeviceUnavailable as
+    `select_device`)."""
+    return select_device(settings.device, settings.enabled, settings.count,
+                         lazy=settings.dynamic_dispatch and not settings.cluster_address,
+                         contexts=False if settings.cluster_address else None)
+
+
 class BatchExecutor:
     """Owns a runner (chosen by name or by the settings) and the run's stats; use as a context manager."""
 
     def __init__(self, settings: EngineSettings | None = None, selection: Selection | None = None,
                  runner: str | None = None, stats: StatsCollector | None = None,
                  progress: Progress | None = None, notify: Callable[[str], None] | None = None) -> None:
-        self.settings = s = settings or EngineSettings()
-        self.selection = selection or select_device(s.device, s.enabled, s.count,
-                                                    lazy=s.dynamic_dispatch and not s.cluster_address,
-                                                    contexts=False if s.cluster_address else None)
+        self.settings = settings or EngineSettings()
+        self.selection = selection or select_for(self.settings)
         self.stats = stats or StatsCollector()
         self.progress = progress or NullProgress()
         if runner is None and self.settings.cluster_address:
