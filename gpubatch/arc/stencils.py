@@ -136,6 +136,22 @@ _BODIES["stencil_extend"] = r"""
   dst[t] = x;
 """
 
+_BODIES["stencil_corner_ray"] = r"""
+  // as stencil_ray along a diagonal step (p0, p1), but the nearest non-background cell behind shines only if it
+  // is a corner towards the step: neither (si + p0, sj) nor (si, sj + p1) is a non-background cell
+  unsigned char x = v;
+  for (int si = i - p0, sj = j - p1; v == bg && si >= 0 && si < h && sj >= 0 && sj < w; si -= p0, sj -= p1) {
+    unsigned char y = d[si * 30 + sj];
+    if (y == bg) continue;
+    int ai = si + p0, bj = sj + p1;
+    bool in_col = ai >= 0 && ai < h && d[ai * 30 + sj] != bg;
+    bool in_row = bj >= 0 && bj < w && d[si * 30 + bj] != bg;
+    if (!in_col && !in_row) x = y;
+    break;
+  }
+  dst[t] = x;
+"""
+
 # gravity: one thread per line (a column for down/up, a row for left/right) of each grid; p0 = direction
 _GRAVITY_SRC = r"""
 extern "C" __global__ void stencil_gravity(const unsigned char* __restrict__ src, const int* __restrict__ hin,

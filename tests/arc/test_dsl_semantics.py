@@ -276,6 +276,27 @@ def test_extend_continues_lines_and_diagonals_past_their_tips():
     assert _both("extend", g) == want
 
 
+def test_corner_ray_shines_from_a_shapes_corner_only():
+    g = [[0, 0, 0, 0, 0, 0],
+         [0, 0, 0, 0, 0, 0],
+         [0, 0, 1, 1, 0, 0],
+         [0, 0, 1, 1, 0, 0],
+         [0, 0, 0, 0, 0, 3],
+         [0, 0, 0, 0, 0, 0]]
+    # up-left: only the block's top-left cell is a corner (its other cells have a 1 above or to the left),
+    # so one diagonal, not three; the lone 3 is a corner every way and shines to the block, which stops it
+    assert _both("corner_ray(dir=upleft)", g) == [[1, 0, 0, 0, 0, 0],
+                                                  [0, 1, 0, 0, 0, 0],
+                                                  [0, 0, 1, 1, 0, 0],
+                                                  [0, 0, 1, 1, 3, 0],
+                                                  [0, 0, 0, 0, 0, 3],
+                                                  [0, 0, 0, 0, 0, 0]]
+    assert _both("ray(dir=upleft)", g)[1][2] == 1  # ray: every cell of the block's edge shines
+    # down-right: the block's bottom-right cell, to the grid's edge; the 3 is at the edge already
+    down = _both("corner_ray(dir=downright)", g)
+    assert (down[4][4], down[5][5]) == (1, 1) and down[4][2:4] == [0, 0] and sum(map(sum, down)) == 4 + 3 + 2
+
+
 def test_attract_moves_each_cell_alone_next_to_the_nearest_colour_in_line():
     g = [[0, 0, 5, 0, 0, 0],
          [0, 0, 0, 0, 0, 0],

@@ -1,5 +1,5 @@
-"""Other primitives many ARC tasks need: gravity, symmetry and period completion, symmetry restoration, rays,
-outlines, hollowing, shifting."""
+"""Other primitives many ARC tasks need: gravity, symmetry and period completion, symmetry restoration, rays
+(from every cell, from tips, from corners), outlines, hollowing, shifting."""
 from __future__ import annotations
 
 import numpy as np
@@ -122,6 +122,25 @@ def _walk(g: GridBatch, di: int, dj: int, emit, block):
         light[:, k] = cur
         cur = np.where(emit[:, k], a[:, k], np.where(block[:, k], -1, cur))
     return np.ascontiguousarray(t(light))
+
+
+_DIAGONALS = ("downright", "downleft", "upright", "upleft")
+
+
+@family("corner_ray", "other", ref.corner_ray, (Param("dir", _DIAGONALS),), padded=True)
+def corner_ray(g: GridBatch, dir: str) -> GridBatch:
+    """As `ray` along a diagonal, but only a shape's corner towards the step shines (a cell with no
+    non-background cell beside it in the step's row or column direction): a block shoots one diagonal from
+    its outer corner, not one from each cell of its edge (`5c0a986e`)."""
+    xp = g.xp
+    di, dj = ref.RAY_STEPS[dir]
+    if xp is not np:
+        return stencil(g, "stencil_corner_ray", di, dj)
+    bg = background(g).reshape(-1, 1, 1)
+    fg = (g.data != bg) & (g.data < PAD)
+    corner = fg & ~_shifted(xp, fg, -di, 0, False) & ~_shifted(xp, fg, 0, -dj, False)
+    light = _walk(g, di, dj, corner, fg)
+    return GridBatch(np.where((g.data == bg) & (light >= 0), light, g.data).astype(np.uint8), g.h, g.w)
 
 
 @family("extend", "other", ref.extend, padded=True)

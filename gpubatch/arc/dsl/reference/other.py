@@ -1,5 +1,5 @@
 """Per-grid references of the other primitives: gravity, symmetry, outlines, rays, lines extended past their
-tips, periodic patterns, the hidden part restored, shifts, connecting lines, elbow paths and diagonals."""
+tips, rays from corners, periodic patterns, the hidden part restored, shifts, connecting lines, elbow paths and diagonals."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -83,14 +83,21 @@ def ray(g, dir):
             r = ray(g, d)
             out = [[o if o != bg else v for o, v in zip(ro, rr)] for ro, rr in zip(out, r)]
         return out
-    di, dj = RAY_STEPS[dir]
+    return _shine(g, *RAY_STEPS[dir], lambda si, sj: True)
+
+
+def _shine(g, di, dj, shines):
+    """Each background cell takes the colour of the nearest non-background cell behind it against the step
+    (di, dj), if `shines(its row, its column)`; else it stays."""
+    bg = background(g)
     out = [list(r) for r in g]
     for i in range(H(g)):
         for j in range(W(g)):
             si, sj = i - di, j - dj
             while g[i][j] == bg and 0 <= si < H(g) and 0 <= sj < W(g):
-                if g[si][sj] != bg:  # the nearest non-background cell behind this one shines on it
-                    out[i][j] = g[si][sj]
+                if g[si][sj] != bg:  # the nearest non-background cell behind this one
+                    if shines(si, sj):
+                        out[i][j] = g[si][sj]
                     break
                 si, sj = si - di, sj - dj
     return out
@@ -118,6 +125,18 @@ def extend(g):
                     out[i][j] = g[si][sj]  # the first step, in RAY_STEPS's order, whose tip shines here
                     break
     return out
+
+
+def _corner(g, i, j, di, dj):
+    """Whether non-background cell (i, j) is its shape's corner towards the diagonal step (di, dj): neither the
+    cell beside it in the step's row direction nor the one in its column direction is non-background."""
+    bg = background(g)
+    return all(not (0 <= a < H(g) and 0 <= b < W(g)) or g[a][b] == bg for a, b in ((i + di, j), (i, j + dj)))
+
+
+def corner_ray(g, dir):
+    di, dj = RAY_STEPS[dir]
+    return _shine(g, di, dj, lambda si, sj: _corner(g, si, sj, di, dj))
 
 
 def _first_period(g, c):
