@@ -21,6 +21,9 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `rays`: own colour and the first non-0 colour (or the border) seen in each of the 4 directions;
 - `size`: own colour and the size of its object (4-connected, one colour, background excluded; `6e82a1ae`);
 - `rank`: own colour and its object's size rank in the grid (0: the largest; `08ed6ac7`);
+- `half`: own colour and where it lies in its object (as for `size`): above, on or below the object's centre
+  row (its mean row), and left of, on or right of its centre column (`ce9e57f2`: the lower half of each bar
+  turns cyan);
 - `phase`: own colour, its row index and its column index modulo 3 (`ba26e723`: every third column);
 - `blank`: own colour, whether its row and whether its column hold only 0 (`c1d99e64`);
 - `parity`: own colour, its row index and its column index modulo 2 (`e9afcf9a`: two rows of alternating
@@ -46,17 +49,20 @@ Everything runs on whole batches with array operations (one sort of the batch's 
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .dsl.geometry import bbox_params
-from .dsl.objects import sizes_of
+from .dsl.objects import labels, per_label, sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
 from .regions import extreme, holes, region, touching
 
 KINDS = ("nbhd", "ring", "count", "same", "mask", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme", "holes", "nearest", "back", "inbox", "touch")
+         "extreme", "holes", "nearest", "back", "inbox", "touch", "half")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
 _ORTH = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_ROW_COL = np.divmod(np.arange(CELLS, dtype=np.int64), MAX)  # each cell's row and column
 _DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
@@ -176,6 +182,21 @@ def _size_rank(xp, size):
     return xp.where(flat > 0, rank, CELLS).reshape(size.shape)
 
 
+def _halves(g: GridBatch):
+    """Per cell of an object (4-connected, one colour, background excluded): 3 * (0, 1 or 2 as its row is
+    above, on or below the object's mean row) + the same for its column; 9 for other cells. Exact: a row is
+    compared times the object's size with the sum of its rows."""
+    xp = g.xp
+    n = len(g)
+    lab = labels(g, 4, False, False)
+    size = sizes_of(g, 4, False, False).reshape(n, CELLS).astype(xp.int64)
+    code = 0
+    for idx in (xp.asarray(a) for a in _ROW_COL):
+        total = per_label(xp, lab, xp.broadcast_to(idx, (n, CELLS))).astype(xp.int64)
+        code = code * 3 + xp.sign(idx * size - total) + 1
+    return xp.where(lab >= 0, code, 9).reshape(n, MAX, MAX)
+
+
 def features(g: GridBatch, kind: str):
     """int64 [B, 30, 30]: each cell's feature code of `kind` (below 2**40); cells outside grids included."""
     xp = g.xp
@@ -203,6 +224,8 @@ def features(g: GridBatch, kind: str):
         if kind == "rank":
             size = _size_rank(xp, size)
         return d | size << 4
+    if kind == "half":
+        return d | _halves(g) << 4
     if kind in ("phase", "parity"):  # row and column index mod 3 (2 bits each) or mod 2 (1 bit each)
         m, bits = (3, 2) if kind == "phase" else (2, 1)
         r = xp.arange(MAX, dtype=xp.int64) % m

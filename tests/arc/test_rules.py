@@ -67,6 +67,23 @@ def test_mask_rule_marks_the_corners_of_squares_by_place():
     assert all(res.correct) and res.fits[0].program == "rule(f=mask)"
 
 
+def test_half_reads_where_a_cell_lies_in_its_object():
+    # a 1-wide bar of 2s, rows 0-4 (centre row 2), with a cell beside its row 1; a lone 3
+    g = GridBatch.from_lists([[[2, 0, 0], [2, 2, 0], [2, 0, 0], [2, 0, 3], [2, 0, 0]]])
+    half = features(g, "half")[0] >> 4  # 3 * (above, on, below the centre row) + (left of, on, right of its column)
+    # the object's mean row is 11 / 6 and its mean column 1 / 6: rows 0-1 are above it, 2-4 below; column 0 left
+    assert [int(half[i, 0]) for i in range(5)] == [0, 0, 6, 6, 6]
+    assert int(half[1, 1]) == 2  # right of the centre column
+    assert int(half[3, 2]) == 4  # a lone cell is its own centre
+    assert int(half[0, 1]) == 9  # background
+
+
+def test_half_rule_recolours_the_lower_half_of_each_bar():
+    tasks, _ = load_tasks("arc1-train", ids=["ce9e57f2"])
+    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=0))[0]
+    assert all(res.correct) and res.fits[0].program == "rule(f=half)"
+
+
 def _task_batch(pairs, tests):
     """(C, targets, demo) of one task: demo inputs then test inputs; targets on demo rows."""
     C = GridBatch.from_lists([a for a, _ in pairs] + list(tests))
