@@ -62,8 +62,8 @@ _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
 _ORTH = ((-1, 0), (1, 0), (0, -1), (0, 1))
-_ROW_COL = np.divmod(np.arange(CELLS, dtype=np.int64), MAX)  # each cell's row and column
 _DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+_ROW_COL = np.divmod(np.arange(CELLS, dtype=np.int64), MAX)  # each cell's row and column
 
 
 def _shifted(xp, d, dy: int, dx: int):

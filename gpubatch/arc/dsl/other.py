@@ -98,9 +98,15 @@ def ray(g: GridBatch, dir: str) -> GridBatch:
     di, dj = ref.RAY_STEPS[dir]
     if xp is not np:
         return stencil(g, "stencil_ray", di, dj)
+    return _shone(g, di, dj, lambda fg: fg)
+
+
+def _shone(g: GridBatch, di: int, dj: int, emitters) -> GridBatch:
+    """NumPy: each background cell lit by the nearest emitting cell behind it against the step (di, dj), any
+    non-background cell blocking; `emitters(fg)` picks the emitting cells among the non-background ones."""
     bg = background(g).reshape(-1, 1, 1)
     fg = (g.data != bg) & (g.data < PAD)
-    light = _walk(g, di, dj, fg, fg)
+    light = _walk(g, di, dj, emitters(fg), fg)
     return GridBatch(np.where((g.data == bg) & (light >= 0), light, g.data).astype(np.uint8), g.h, g.w)
 
 
@@ -136,11 +142,7 @@ def corner_ray(g: GridBatch, dir: str) -> GridBatch:
     di, dj = ref.RAY_STEPS[dir]
     if xp is not np:
         return stencil(g, "stencil_corner_ray", di, dj)
-    bg = background(g).reshape(-1, 1, 1)
-    fg = (g.data != bg) & (g.data < PAD)
-    corner = fg & ~_shifted(xp, fg, -di, 0, False) & ~_shifted(xp, fg, 0, -dj, False)
-    light = _walk(g, di, dj, corner, fg)
-    return GridBatch(np.where((g.data == bg) & (light >= 0), light, g.data).astype(np.uint8), g.h, g.w)
+    return _shone(g, di, dj, lambda fg: fg & ~_shifted(np, fg, -di, 0, False) & ~_shifted(np, fg, 0, -dj, False))
 
 
 @family("extend", "other", ref.extend, padded=True)
