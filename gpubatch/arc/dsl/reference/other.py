@@ -103,10 +103,9 @@ def _shine(g, di, dj, shines):
     return out
 
 
-def _tip_step(g, i, j):
+def _tip_step(g, bg, i, j):
     """The step away from the only non-background cell among the 8 neighbours of (i, j); None where there are
     none or several."""
-    bg = background(g)
     near = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)
             if (a or b) and 0 <= i + a < H(g) and 0 <= j + b < W(g) and g[i + a][j + b] != bg]
     return (-near[0][0], -near[0][1]) if len(near) == 1 else None
@@ -115,28 +114,29 @@ def _tip_step(g, i, j):
 def extend(g):
     bg = background(g)
     out = [list(r) for r in g]
-    for i in range(H(g)):
-        for j in range(W(g)):
-            for di, dj in RAY_STEPS.values() if g[i][j] == bg else ():
-                si, sj = i - di, j - dj
-                while 0 <= si < H(g) and 0 <= sj < W(g) and g[si][sj] == bg:
-                    si, sj = si - di, sj - dj
-                if 0 <= si < H(g) and 0 <= sj < W(g) and _tip_step(g, si, sj) == (di, dj):
-                    out[i][j] = g[si][sj]  # the first step, in RAY_STEPS's order, whose tip shines here
-                    break
+    tips = {(i, j): _tip_step(g, bg, i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] != bg}
+    lit = set()
+    for step in RAY_STEPS.values():  # where two tips' lines cross, the first step in RAY_STEPS's order wins
+        for (i, j) in (cell for cell, tip in tips.items() if tip == step):
+            si, sj = i + step[0], j + step[1]
+            while 0 <= si < H(g) and 0 <= sj < W(g) and g[si][sj] == bg:  # up to the next shape
+                if (si, sj) not in lit:
+                    out[si][sj] = g[i][j]
+                    lit.add((si, sj))
+                si, sj = si + step[0], sj + step[1]
     return out
 
 
-def _corner(g, i, j, di, dj):
+def _corner(g, bg, i, j, di, dj):
     """Whether non-background cell (i, j) is its shape's corner towards the diagonal step (di, dj): neither the
     cell beside it in the step's row direction nor the one in its column direction is non-background."""
-    bg = background(g)
     return all(not (0 <= a < H(g) and 0 <= b < W(g)) or g[a][b] == bg for a, b in ((i + di, j), (i, j + dj)))
 
 
 def corner_ray(g, dir):
     di, dj = RAY_STEPS[dir]
-    return _shine(g, di, dj, lambda si, sj: _corner(g, si, sj, di, dj))
+    bg = background(g)  # once per grid, not once per walked cell
+    return _shine(g, di, dj, lambda si, sj: _corner(g, bg, si, sj, di, dj))
 
 
 def _first_period(g, c):
