@@ -77,8 +77,11 @@ def test_sigint_to_main_alone_stops_gpus_2_promptly_and_keeps_results(tmp_path):
 
 SLOW_SOLVERS = """
 def solve_slow(I):
-    x1 = canvas(ONE, (800, 800))
+    x1 = canvas(ONE, (300, 300))
     x2 = objects(x1, T, F, F)
+    x3 = objects(x1, F, F, F)
+    x4 = objects(x1, T, T, F)
+    x5 = objects(x1, F, T, F)
     O = hmirror(I)
     return O
 
@@ -95,12 +98,12 @@ def test_sigint_stops_an_arcdsl_battery_between_lines_and_keeps_what_ran(tmp_pat
     if where[0] == "--cluster":
         pytest.importorskip("distributed")
     write_tasks(tmp_path / "tasks", {f"t{i:02d}": task(i, demos=3, size=6) for i in range(6)})
-    (tmp_path / "s.py").write_text(SLOW_SOLVERS)  # the slow line: about 1-2 s a sample, 24 samples
+    (tmp_path / "s.py").write_text(SLOW_SOLVERS)  # four slow lines, each well under 1 s; 24 samples
     proc = spawn([*where, "run-batt", "--dataset", str(tmp_path / "tasks"), "--solvers", str(tmp_path / "s.py"),
                   "--battery", "cross", "--no-progress", "--results", str(tmp_path / "r.json")], tmp_path)
     try:
         workers = _started_workers(proc, 2)
-        time.sleep(4)  # the workers inside the slow line
+        time.sleep(4)  # the workers inside the slow lines
         out = _interrupted(proc, within=12)
         assert "the battery stopped early" in " ".join(out.split())
         assert "stopping early: what was found so far is kept (Ctrl-C again to end at once)" in out
