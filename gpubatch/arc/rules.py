@@ -301,14 +301,25 @@ def rule_fits_both(C: GridBatch, task, targets: GridBatch, demo, kind: str):
     its own colour instead (the output that most of the table's features of that own colour give; its own
     colour where that ties). A rule that recolours every object of a size no demo showed (`d2abd087`) is
     right the second way, one that leaves a pixel no demo showed alone (`d90796e8`) the first."""
+    return table_fits(C, task, targets, demo, features(C, kind))
+
+
+def table_fits(C: GridBatch, task, targets: GridBatch, demo, feature, keep: int | None = None):
+    """`rule_fits_both` from each cell's `feature` code ([n * K, 30, 30], below 2**40). With `keep`, an output
+    equal to the cell's own colour is learned as the value `keep` and read back as the cell's own colour, so
+    that a table whose code omits the colour serves every colour (`anycolour`); its second prediction is then
+    its first."""
     xp = C.xp
     n = len(C) // demo.shape[1]
     if n > MAX_STATES:
         raise ValueError(f"rule_fits takes at most {MAX_STATES} states a call, got {n}")
     trows, is_demo, ok, state, use = cells_of(C, task, targets, demo)
-    code = features(C, kind) | (state << _FBITS)[:, None, None]
+    code = feature | (state << _FBITS)[:, None, None]
     sel_d = use & is_demo[:, None, None]
-    kv = xp.unique((code[sel_d] << 4) | targets.data[trows][sel_d].astype(xp.int64))
+    out = targets.data[trows][sel_d].astype(xp.int64)
+    if keep is not None:
+        out = xp.where(out == C.data[sel_d], keep, out)
+    kv = xp.unique((code[sel_d] << 4) | out)
     keys = kv >> 4
     clash = keys[1:] == keys[:-1]  # one feature, two colours: that state's table is not a function
     ok[(keys[1:][clash] >> _FBITS)] = False
@@ -319,7 +330,9 @@ def rule_fits_both(C: GridBatch, task, targets: GridBatch, demo, kind: str):
         pos = xp.minimum(xp.searchsorted(keys, want), len(keys) - 1)
         seen = keys[pos] == want
         colour = xp.where(seen, (kv[pos] & 15).astype(xp.uint8), own)
-        major = xp.where(seen, colour, _majority(xp, kv, want, own))
+        if keep is not None:
+            colour = xp.where(colour == keep, own, colour)
+        major = colour if keep is not None else xp.where(seen, colour, _majority(xp, kv, want, own))
     else:
         seen, colour, major = xp.zeros(len(want), bool), own, own
     # per state, by cell masks summed over its K grids (no scatter, no host round trip, fine when empty)
