@@ -428,3 +428,23 @@ def test_stamp_copies_the_shape_centred_on_each_marker():
                                       [0, 0, 0, 0, 1, 0]]
     assert _both("stamp_on(c=5)", [[1, 1, 0, 0, 0, 5]]) is None  # an even width has no centre cell
     assert _both("stamp_on(c=5)", [[1, 1, 1, 0, 0, 0, 0, 5]]) is None  # the copy would leave the grid
+
+
+def test_continue_lines_follows_the_first_full_line_under_each_lines_colours():
+    g = [[0, 0, 0, 0, 0, 0, 0],
+         [3, 3, 2, 3, 3, 2, 3],  # the template: the first row without background
+         [8, 8, 4, 0, 0, 0, 0],  # 3 -> 8, 2 -> 4
+         [1, 0, 0, 0, 0, 0, 0],  # 3 -> 1 only: 2 becomes background
+         [5, 6, 0, 0, 0, 0, 0],  # 3 -> 5 and 3 -> 6: no map, the row stays
+         [0, 0, 0, 0, 0, 0, 0],
+         [7, 7, 0, 7, 0, 0, 0]]  # not a run from the row's start: stays
+    want = [[0, 0, 0, 0, 0, 0, 0],
+            [3, 3, 2, 3, 3, 2, 3],
+            [8, 8, 4, 8, 8, 4, 8],
+            [1, 1, 0, 1, 1, 0, 1],
+            [5, 6, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0],
+            [7, 7, 0, 7, 0, 0, 0]]
+    assert _both("continue_lines(axis=rows)", g) == want
+    assert _both("continue_lines(axis=cols)", [list(c) for c in zip(*g)]) == [list(c) for c in zip(*want)]
+    assert _both("continue_lines(axis=cols)", g) == g  # no full column

@@ -2,7 +2,8 @@
 colours of concentric rings, keep only the centre row or column, fill the open lanes of a framed grid (these
 two meant for a task's inputs: the built-in search applies them at depth 1 only), lay a row along a square's
 diagonal, and sort the rows or columns by how full they are (at every depth); give each row or column its
-most frequent colour (a task's inputs: the noise on stripes).
+most frequent colour (a task's inputs: the noise on stripes); continue the rows (or columns) that start as the
+first full one does, under colours of their own, along its pattern.
 Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
@@ -163,3 +164,32 @@ def sort_lines(g: GridBatch, axis: str, order: str) -> GridBatch:
     rows = xp.argsort(key, axis=1)
     out = xp.take_along_axis(g.data, xp.broadcast_to(rows[:, :, None], g.data.shape), axis=1)
     return GridBatch(out.astype(xp.uint8), g.h, g.w)
+
+
+@family("continue_lines", "other", ref.continue_lines, (Param("axis", ("rows", "cols")),), padded=True)
+def continue_lines(g: GridBatch, axis: str) -> GridBatch:
+    """A row whose cells that are not the background colour are a run from its start, shorter than the grid,
+    continues as the grid's first row without the background colour (the template) does, through the colour
+    map that the run's cells give the template's (one colour each), if one does (`82819916`); colours the run
+    does not show become background. Rows (or columns)."""
+    if axis == "cols":
+        return _transposed(continue_lines(_transposed(g), "rows"))
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    w = g.w.astype(xp.int64).reshape(n, 1, 1)
+    j = xp.arange(MAX).reshape(1, 1, MAX)
+    fg = (d != background(g).reshape(n, 1, 1)) & (d < PAD)
+    count = fg.sum(axis=2)
+    full = (count == g.w.reshape(n, 1)) & (xp.arange(MAX) < g.h.reshape(n, 1))  # [B, row]
+    t = xp.take_along_axis(d, xp.broadcast_to(full.argmax(axis=1).reshape(n, 1, 1), (n, 1, MAX)), axis=1)  # template
+    run = xp.cumprod(fg, axis=2).sum(axis=2)  # [B, row]: the run's length
+    ok = full.any(axis=1).reshape(n, 1) & (run > 0) & (run < g.w.reshape(n, 1)) & (count == run)
+    inrun = j < run[:, :, None]
+    out = xp.where(fg | (j >= w), d, background(g).reshape(n, 1, 1))
+    for c in range(10):  # each template colour: the run's colour at its first place there, one colour or no map
+        at = inrun & (t == c)
+        v = xp.take_along_axis(d, at.argmax(axis=2)[:, :, None], axis=2)  # [B, row, 1]
+        ok &= ~(at & (d != v)).any(axis=2)
+        out = xp.where(~inrun & (j < w) & (t == c) & at.any(axis=2, keepdims=True), v, out)
+    return GridBatch(xp.where(ok[:, :, None], out, d).astype(xp.uint8), g.h, g.w)

@@ -234,3 +234,19 @@ def sort_lines(g, axis, order):
         return dmirror(sort_lines(dmirror(g), "rows", order))
     bg = background(g)
     return sorted([list(r) for r in g], key=lambda r: (1 if order == "asc" else -1) * sum(v != bg for v in r))
+
+
+def continue_lines(g, axis):
+    if axis == "cols":
+        return dmirror(continue_lines(dmirror(g), "rows"))
+    bg = background(g)
+    full = [r for r in g if bg not in r]
+    out = [list(r) for r in g]
+    for i, r in enumerate(g):
+        p = next((j for j, v in enumerate(r) if v == bg), W(g))  # the row's run from its start
+        if not full or p in (0, W(g)) or any(v != bg for v in r[p:]):
+            continue
+        m: dict = {}  # the first full row's colour -> this row's, over the run
+        if all(m.setdefault(t, v) == v for t, v in zip(full[0], r[:p])):
+            out[i] = list(r[:p]) + [m.get(t, bg) for t in full[0][p:]]
+    return out
