@@ -3,7 +3,7 @@ colours of concentric rings, keep only the centre row or column, fill the open l
 two meant for a task's inputs: the built-in search applies them at depth 1 only), lay a row along a square's
 diagonal, and sort the rows or columns by how full they are (at every depth); give each row or column its
 most frequent colour (a task's inputs: the noise on stripes); continue the rows (or columns) that start as the
-first full one does, under colours of their own, along its pattern.
+first full one does, under colours of their own, along its pattern (a task's inputs: ten passes, one a colour).
 Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
@@ -166,7 +166,7 @@ def sort_lines(g: GridBatch, axis: str, order: str) -> GridBatch:
     return GridBatch(out.astype(xp.uint8), g.h, g.w)
 
 
-@family("continue_lines", "other", ref.continue_lines, (Param("axis", ("rows", "cols")),), padded=True)
+@family("continue_lines", "other", ref.continue_lines, (Param("axis", ("rows", "cols")),), padded=True, first=True)
 def continue_lines(g: GridBatch, axis: str) -> GridBatch:
     """A row whose cells that are not the background colour are a run from its start, shorter than the grid,
     continues as the grid's first row without the background colour (the template) does, through the colour
