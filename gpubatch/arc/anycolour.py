@@ -13,15 +13,12 @@ task's inputs only (`learned.INPUT_TABLES`), on NumPy or CuPy alike.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .dsl.objects import labels
-from .grids import CELLS, MAX, PAD, GridBatch
-from .rules import table_fits
+from .grids import MAX, PAD, GridBatch
+from .rules import _ROW_COL, table_fits
 
 KINDS = ("anyparity",)
 KEEP = PAD  # the learned output "keeps its colour": no cell inside a grid is PAD
-_ROW_COL = np.divmod(np.arange(CELLS, dtype=np.int64), MAX)
 
 
 def features(g: GridBatch, kind: str):

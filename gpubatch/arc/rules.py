@@ -330,9 +330,10 @@ def table_fits(C: GridBatch, task, targets: GridBatch, demo, feature, keep: int 
         pos = xp.minimum(xp.searchsorted(keys, want), len(keys) - 1)
         seen = keys[pos] == want
         colour = xp.where(seen, (kv[pos] & 15).astype(xp.uint8), own)
-        if keep is not None:
-            colour = xp.where(colour == keep, own, colour)
-        major = colour if keep is not None else xp.where(seen, colour, _majority(xp, kv, want, own))
+        if keep is None:
+            major = xp.where(seen, colour, _majority(xp, kv, want, own))
+        else:
+            colour = major = xp.where(colour == keep, own, colour)
     else:
         seen, colour, major = xp.zeros(len(want), bool), own, own
     # per state, by cell masks summed over its K grids (no scatter, no host round trip, fine when empty)

@@ -179,14 +179,15 @@ def continue_lines(g: GridBatch, axis: str) -> GridBatch:
     d = g.data
     w = g.w.astype(xp.int64).reshape(n, 1, 1)
     j = xp.arange(MAX).reshape(1, 1, MAX)
-    fg = (d != background(g).reshape(n, 1, 1)) & (d < PAD)
+    bg = background(g).reshape(n, 1, 1)
+    fg = (d != bg) & (d < PAD)
     count = fg.sum(axis=2)
     full = (count == g.w.reshape(n, 1)) & (xp.arange(MAX) < g.h.reshape(n, 1))  # [B, row]
     t = xp.take_along_axis(d, xp.broadcast_to(full.argmax(axis=1).reshape(n, 1, 1), (n, 1, MAX)), axis=1)  # template
     run = xp.cumprod(fg, axis=2).sum(axis=2)  # [B, row]: the run's length
     ok = full.any(axis=1).reshape(n, 1) & (run > 0) & (run < g.w.reshape(n, 1)) & (count == run)
     inrun = j < run[:, :, None]
-    out = xp.where(fg | (j >= w), d, background(g).reshape(n, 1, 1))
+    out = xp.where(fg | (j >= w), d, bg)
     for c in range(10):  # each template colour: the run's colour at its first place there, one colour or no map
         at = inrun & (t == c)
         v = xp.take_along_axis(d, at.argmax(axis=2)[:, :, None], axis=2)  # [B, row, 1]

@@ -115,14 +115,12 @@ def extend(g):
     bg = background(g)
     out = [list(r) for r in g]
     tips = {(i, j): _tip_step(g, bg, i, j) for i in range(H(g)) for j in range(W(g)) if g[i][j] != bg}
-    lit = set()
     for step in RAY_STEPS.values():  # where two tips' lines cross, the first step in RAY_STEPS's order wins
         for (i, j) in (cell for cell, tip in tips.items() if tip == step):
             si, sj = i + step[0], j + step[1]
             while 0 <= si < H(g) and 0 <= sj < W(g) and g[si][sj] == bg:  # up to the next shape
-                if (si, sj) not in lit:
+                if out[si][sj] == bg:  # not lit by an earlier step (a tip's colour is never the background)
                     out[si][sj] = g[i][j]
-                    lit.add((si, sj))
                 si, sj = si + step[0], sj + step[1]
     return out
 
