@@ -4,7 +4,8 @@ A variant is another checkout of the package (`--code NAME=DIR`, a folder holdin
 earlier commit, from `git archive COMMIT gpubatch | tar -x -C DIR`) or this checkout with a module constant
 changed (`--patch NAME='STATEMENT'`, run before the CLI, with `parse`, `parsers` and `job` imported from
 gpubatch.analyze), or this checkout with more command-line arguments (`--args NAME='--duplicates'`; the reports
-then differ by design).
+then differ by design). Each run's `--stats-json` gives its phases and `render_s`, the report's rendering and
+writing timed inside the process (code older than those phases gives neither).
 
     python benchmarks/analyze_variants.py --tree /usr/lib/python3.12 --copies 44 --code old=/tmp/old \\
         --patch new=pass --patch no-rotation='parse.ROTATE = 10**9' --formats text,json --repeats 2 --json out.json
@@ -35,6 +36,19 @@ def _variants(a) -> list[tuple[str, Path, str | None, list[str]]]:
     return out or [("this", HERE, "pass", [])]
 
 
+def _phases(stats: Path) -> dict:
+    """The run's phases from its `--stats-json` (code since they were recorded), and the report's rendering:
+    from "analysis done" to "report written", timed inside the process rather than as a difference of runs."""
+    try:
+        marks = {p["phase"]: p["at_s"] for p in json.loads(stats.read_text())["phases"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    out = {"phases": marks}
+    if "analysis done" in marks and "report written" in marks:
+        out["render_s"] = round(marks["report written"] - marks["analysis done"], 3)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tree", required=True)
@@ -56,11 +70,14 @@ def main() -> None:
                 for fmt in a.formats.split(","):
                     # -m and -c put the working folder first on sys.path: each variant runs in its own checkout
                     os.environ["PYTHONPATH"] = f"{code}:{base}"
+                    stats = work / f"{name}.{fmt}.stats.json"
+                    stats.unlink(missing_ok=True)
                     args = ["analyze", str(tree), "--no-cache", "--device", a.device, "--format", fmt,
-                            "-o", str(work / f"{name}.{fmt}"), *extra]
+                            "-o", str(work / f"{name}.{fmt}"), "--stats-json", str(stats), *extra]
                     cmd = [sys.executable, "-m", "gpubatch", *args] if stmt is None else \
                         [sys.executable, "-c", RUN.format(stmt), *args]
-                    row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code)}
+                    row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code),
+                           **_phases(stats)}
                     print(json.dumps(row), flush=True)
                     rows.append(row)
         agree = {}
@@ -68,9 +85,11 @@ def main() -> None:
             texts = set()
             for name, *_ in _variants(a):
                 text = (work / f"{name}.{fmt}").read_text(errors="replace")
-                if fmt == "json":
+                if fmt in ("json", "sarif"):  # what differs by design: the timings; the root (each variant's folder)
                     doc = json.loads(text)
                     doc.pop("timings", None)
+                    for run in doc.get("runs", []):
+                        run.pop("originalUriBaseIds", None)
                     text = json.dumps(doc, sort_keys=True)
                 texts.add(text)
             agree[fmt] = len(texts) == 1

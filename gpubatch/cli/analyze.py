@@ -104,6 +104,7 @@ def register(app: typer.Typer) -> None:
                                       default_excludes and cfg.get("analyze.default_excludes")))
             if diff is not None:
                 files = _changed_only(files, diff, paths[0])
+            run.stats.mark("files found")
         except BaseException:
             ex.close(failed=True)
             raise
@@ -111,6 +112,7 @@ def register(app: typer.Typer) -> None:
         with ex:
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
                                  cfg.get("analyze.max_file_bytes"), cache_dir, names, cfg.get("analyze.cache_content"))
+        run.stats.mark("analysis done")
         for line in result.warnings:
             run.note(f"[yellow]gpubatch: {escape(line)}[/]")
         if baseline is not None:
@@ -124,6 +126,7 @@ def register(app: typer.Typer) -> None:
             write_atomic(output, report)
         else:
             write_stdout(report)
+        run.stats.mark("report written")  # with "analysis done": the baseline, the gates and the report's rendering
         if format_ == "text" and not run.quiet:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)

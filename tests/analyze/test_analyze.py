@@ -192,6 +192,19 @@ def test_cli_exit_codes_and_output(tmp_path, monkeypatch):
     assert (tmp_path / ".gpubatch_cache").is_dir()
 
 
+def test_cli_stats_json_says_where_the_time_went(tmp_path, monkeypatch):
+    # the phases, in order: the rendering of a report is what lies between "analysis done" and "report written"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(SAMPLE)
+    st = tmp_path / "stats.json"
+    r = runner.invoke(app, ["analyze", "a.py", "--format", "sarif", "-o", str(tmp_path / "r.sarif"), "--device",
+                            "cpu", "--no-cache", "--stats-json", str(st)])
+    assert r.exit_code == 1, r.output
+    phases = json.loads(st.read_text())["phases"]
+    assert [p["phase"] for p in phases] == ["files found", "analysis done", "report written"]
+    assert [p["at_s"] for p in phases] == sorted(p["at_s"] for p in phases)
+
+
 def test_never_imports_the_analysed_code(tmp_path):
     (tmp_path / "boom.py").write_text("raise SystemExit('imported!')\nopen('/tmp/should-not-exist', 'w')\n")
     res = analyze(tmp_path, {})

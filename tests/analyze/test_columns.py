@@ -2,7 +2,7 @@
 import json
 
 from gpubatch.analyze.report import FORMATS
-from gpubatch.analyze.report.columns import source_lines
+from gpubatch.analyze.report.columns import lines_of, some_lines, source_lines
 
 from .test_analyze import analyze
 
@@ -12,6 +12,22 @@ def test_lines_break_only_where_the_parser_breaks_them():
     assert source_lines("a = 1  # \u2028 b\nc\n".encode()) == ("a = 1  # \u2028 b", "c")
     assert source_lines(b"a\r\nb\rc\n\n") == ("a", "b", "c", "")
     assert source_lines(b"") == () and source_lines(b"a") == ("a",)
+
+
+SOURCES = [b"", b"a", b"a\n", b"a\n\n", b"\n\nx = 1", b"import os\n\x0c\ndef f(x=[]):\n",
+           "a = 1  # \u2028 b\nc\x85d\n".encode(), b"a\r\nb\rc\n\n", b"\xef\xbb\xbfx = 1\ny\n",
+           b"bad \xe9\xff\nnext \xc3\n\xa9 end", "é\n\tü = [1]\n".encode() * 3]
+
+
+def test_some_lines_are_the_lines_of_the_whole_file(tmp_path):
+    # SARIF's fingerprints decode only the lines with findings; they must read as the whole file's lines do
+    for i, data in enumerate(SOURCES):
+        path = tmp_path / f"f{i}.py"
+        path.write_bytes(data)
+        whole = lines_of(str(path))
+        wanted = range(-1, len(whole) + 3)
+        assert some_lines(str(path), wanted) == {n: whole[n - 1] if 0 < n <= len(whole) else "" for n in wanted}
+    assert some_lines(str(tmp_path / "absent.py"), [1, 2]) == {1: "", 2: ""}
 
 
 def test_a_form_feed_line_does_not_shift_later_columns_or_fingerprints(tmp_path):

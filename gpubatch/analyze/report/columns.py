@@ -1,9 +1,11 @@
 """Columns as characters: the syntax tree counts UTF-8 bytes, people and SARIF count characters."""
 import os
+from collections.abc import Iterable
 from functools import lru_cache
 
-from ..tensorize import LINE_BREAK, read_regular
+import numpy as np
 
+from ..tensorize import LINE_BREAK, read_regular
 
 # what str.splitlines breaks at besides \n and \r, as UTF-8 (bytes scans are fast; most files hold none)
 _OTHER_BREAKS = tuple(c.encode() for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -67,6 +69,33 @@ def lines_of(path: str) -> tuple[str, ...]:
         return _GIVEN[path]
     stamp = _stamp(path)
     return _read_lines(path, stamp) if stamp else ()
+
+
+def some_lines(path: str, numbers: Iterable[int]) -> dict[int, str]:
+    """The text of these 1-based lines (\"\" past the end), equal to `lines_of`'s, for a file read once for a
+    report: where no \\r is in it, only the newlines are located and only the lines asked for are decoded
+    (splitting a large tree's every file into line strings was most of SARIF's rendering)."""
+    numbers = set(numbers)
+    if path in _GIVEN or not _stamp(path):
+        lines = lines_of(path)
+        return {n: lines[n - 1] if 0 < n <= len(lines) else "" for n in numbers}
+    try:
+        data = read_regular(path, 1 << 26)
+    except (OSError, ValueError):
+        return dict.fromkeys(numbers, "")
+    if b"\r" in data:  # \r and \r\n break lines too: the general path
+        lines = source_lines(data)
+        return {n: lines[n - 1] if 0 < n <= len(lines) else "" for n in numbers}
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+    count = len(ends) + (0 if not data or data.endswith(b"\n") else 1)
+    out = {}
+    for n in numbers:
+        if not 0 < n <= count:
+            out[n] = ""
+            continue
+        start = 0 if n == 1 else int(ends[n - 2]) + 1
+        out[n] = data[start:int(ends[n - 1]) if n <= len(ends) else len(data)].decode("utf-8", errors="replace")
+    return out
 
 
 def line_text(path: str, line: int) -> str:

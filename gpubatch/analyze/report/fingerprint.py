@@ -4,25 +4,28 @@ fingerprints, GitLab's and the baseline use them."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 from pathlib import Path
 
-from .columns import lines_of
+from .columns import some_lines
 
 
 def line_hashes(findings) -> list[str]:
     """`HASH:N` per finding, in order: N counts the same rule on the same line text earlier in the file."""
     seen: dict[tuple[str, str], int] = {}
     out = []
-    path, lines = None, ()
-    for f in findings:
-        if f.path != path:  # a file's findings come together: its lines are looked up once
-            path, lines = f.path, lines_of(f.path)
-        text = (lines[f.line - 1] if 0 < f.line <= len(lines) else "").strip()
-        base = hashlib.sha256(f"{f.code}:{text}".encode()).hexdigest()[:16]
-        seen[(f.path, base)] = seen.get((f.path, base), 0) + 1
-        out.append(f"{base}:{seen[(f.path, base)]}")
+    for path, group in itertools.groupby(findings, key=lambda f: f.path):  # a file's findings come together
+        group = list(group)
+        lines = some_lines(path, (f.line for f in group))  # the file read once, only these lines decoded
+        out.extend(_hash(f, lines[f.line].strip(), seen) for f in group)
     return out
+
+
+def _hash(f, text: str, seen: dict[tuple[str, str], int]) -> str:
+    base = hashlib.sha256(f"{f.code}:{text}".encode()).hexdigest()[:16]
+    seen[(f.path, base)] = seen.get((f.path, base), 0) + 1
+    return f"{base}:{seen[(f.path, base)]}"
 
 
 def repo_path(path: str, root: Path) -> str:
