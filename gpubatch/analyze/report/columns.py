@@ -71,36 +71,48 @@ def lines_of(path: str) -> tuple[str, ...]:
     return _read_lines(path, stamp) if stamp else ()
 
 
-def some_lines(path: str, numbers: Iterable[int]) -> dict[int, str]:
-    """The text of these 1-based lines (\"\" past the end), equal to `lines_of`'s, for a file read once for a
-    report: where no \\r is in it, only the newlines are located and only the lines asked for are decoded
-    (splitting a large tree's every file into line strings was most of SARIF's rendering)."""
-    numbers = set(numbers)
-    if path in _GIVEN or not _stamp(path):
-        lines = lines_of(path)
-        return {n: lines[n - 1] if 0 < n <= len(lines) else "" for n in numbers}
-    try:
+@lru_cache(maxsize=4)
+def _opened(path: str, stamp: tuple) -> tuple[bytes, np.ndarray | None, tuple[str, ...] | None]:
+    """A file read for a report, while it keeps `stamp`: its bytes and where its lines end, `(data, ends, None)`,
+    where no \\r is in it; else its lines, `(b"", None, lines)` (\\r and \\r\\n break lines too)."""
+    try:  # a regular file only: a FIFO given as a path must not block the report
         data = read_regular(path, 1 << 26)
     except (OSError, ValueError):
-        return dict.fromkeys(numbers, "")
-    if b"\r" in data:  # \r and \r\n break lines too: the general path
-        lines = source_lines(data)
-        return {n: lines[n - 1] if 0 < n <= len(lines) else "" for n in numbers}
-    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+        return b"", None, ()
+    if b"\r" in data:
+        return b"", None, source_lines(data)
+    return data, np.flatnonzero(np.frombuffer(data, np.uint8) == 10), None
+
+
+def _pick(lines: tuple[str, ...], numbers: set[int]) -> dict[int, str]:
+    return {n: lines[n - 1] if 0 < n <= len(lines) else "" for n in numbers}
+
+
+def some_lines(path: str, numbers: Iterable[int]) -> dict[int, str]:
+    """The text of these 1-based lines (\"\" past the end), equal to `lines_of`'s, decoding only these lines
+    where the file has no \\r (splitting a large tree's every file into line strings was most of SARIF's
+    rendering)."""
+    numbers = set(numbers)
+    if path in _GIVEN:
+        return _pick(_GIVEN[path], numbers)
+    stamp = _stamp(path)
+    data, ends, lines = _opened(path, stamp) if stamp else (b"", None, ())
+    if lines is not None:
+        return _pick(lines, numbers)
     count = len(ends) + (0 if not data or data.endswith(b"\n") else 1)
     out = {}
     for n in numbers:
         if not 0 < n <= count:
             out[n] = ""
             continue
-        start = 0 if n == 1 else int(ends[n - 2]) + 1
-        out[n] = data[start:int(ends[n - 1]) if n <= len(ends) else len(data)].decode("utf-8", errors="replace")
+        start = int(ends[n - 2]) + 1 if n > 1 else 0
+        stop = int(ends[n - 1]) if n <= len(ends) else len(data)
+        out[n] = data[start:stop].decode("utf-8", errors="replace")
     return out
 
 
 def line_text(path: str, line: int) -> str:
-    lines = lines_of(path)
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    return some_lines(path, (line,))[line]
 
 
 def char_col(path: str, line: int, byte_col: int) -> int:

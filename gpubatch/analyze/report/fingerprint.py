@@ -3,6 +3,7 @@ numbered when a file has several alike, and the file's path from the repository 
 fingerprints, GitLab's and the baseline use them."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import os
@@ -14,20 +15,22 @@ from .columns import some_lines
 def line_hashes(findings) -> list[str]:
     """`HASH:N` per finding, in order: N counts the same rule on the same line text earlier in the file."""
     seen: dict[tuple[str, str], int] = {}
+    return [h for _, group in itertools.groupby(findings, key=lambda f: f.path)  # a file's findings come together
+            for h in _file_hashes(list(group), seen)]
+
+
+def _file_hashes(findings: list, seen: dict[tuple[str, str], int]) -> list[str]:
+    """The hashes of one file's findings: the file read once, only its findings' lines decoded."""
+    lines = some_lines(findings[0].path, (f.line for f in findings))
     out = []
-    for path, group in itertools.groupby(findings, key=lambda f: f.path):  # a file's findings come together
-        group = list(group)
-        lines = some_lines(path, (f.line for f in group))  # the file read once, only these lines decoded
-        out.extend(_hash(f, lines[f.line].strip(), seen) for f in group)
+    for f in findings:
+        base = hashlib.sha256(f"{f.code}:{lines[f.line].strip()}".encode()).hexdigest()[:16]
+        seen[f.path, base] = seen.get((f.path, base), 0) + 1
+        out.append(f"{base}:{seen[f.path, base]}")
     return out
 
 
-def _hash(f, text: str, seen: dict[tuple[str, str], int]) -> str:
-    base = hashlib.sha256(f"{f.code}:{text}".encode()).hexdigest()[:16]
-    seen[(f.path, base)] = seen.get((f.path, base), 0) + 1
-    return f"{base}:{seen[(f.path, base)]}"
-
-
+@functools.lru_cache(maxsize=4096)  # a file's findings come together: its path is worked out once
 def repo_path(path: str, root: Path) -> str:
     """`path` relative to the repository root (absolute outside it), `/`-separated; undecodable bytes of a
     name as backslash escapes."""
