@@ -78,6 +78,8 @@ def main() -> None:
                         [sys.executable, "-c", RUN.format(stmt), *args]
                     row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code),
                            **_phases(stats)}
+                    report = work / f"{name}.{fmt}"
+                    row["report_bytes"] = report.stat().st_size if report.exists() else None
                     print(json.dumps(row), flush=True)
                     rows.append(row)
         agree = {}

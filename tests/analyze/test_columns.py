@@ -43,3 +43,21 @@ def test_a_form_feed_line_does_not_shift_later_columns_or_fingerprints(tmp_path)
     (hit_plain,) = [r for r in sarif_plain["runs"][0]["results"] if r["ruleId"] == "B006"]
     assert hit["locations"][0]["physicalLocation"]["region"]["startColumn"] == 12  # character, not byte
     assert hit["partialFingerprints"] == hit_plain["partialFingerprints"]
+
+
+def test_paths_relative_to_the_root_are_pathlibs(tmp_path, monkeypatch):
+    # SARIF's URIs and GitLab's paths are cut by string prefix, not PurePath.relative_to (slow on 3.12)
+    import os
+    from pathlib import Path
+
+    from gpubatch.analyze.report.fingerprint import relative_posix
+
+    monkeypatch.chdir(tmp_path)
+    cases = [("/a/b/c.py", "/a"), ("/a/b/c.py", "/a/b"), ("/a/bc/d.py", "/a/b"), ("/a", "/a"), ("/x.py", "/"),
+             ("/a/b/../c.py", "/a"), ("rel/x.py", str(tmp_path)), ("/a//b.py", "/a"), ("/ab", "/a"), ("/a/b/", "/a")]
+    for path, root in cases:
+        try:
+            expected = Path(os.path.abspath(path)).relative_to(root).as_posix()
+        except ValueError:
+            expected = None
+        assert relative_posix(path, Path(root)) == expected, (path, root)

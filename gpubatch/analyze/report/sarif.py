@@ -10,7 +10,7 @@ from urllib.parse import quote
 from ... import __version__
 from ..model import RULES, SEVERITY
 from .columns import char_col
-from .fingerprint import line_hashes
+from .fingerprint import line_hashes, relative_posix
 from .layout import chunks as _layout
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -30,12 +30,10 @@ def repository_root(start: Path) -> Path:
 def _location(path: str, root: Path) -> dict:
     """An artifact location: a percent-encoded URI relative to %SRCROOT% (the repository root) for a file
     inside it, an absolute file URI otherwise. Non-UTF-8 names are encoded from their bytes on disk."""
-    p = Path(os.path.abspath(path))
-    try:
-        rel = p.relative_to(root)
-    except ValueError:
-        return {"uri": "file://" + quote(os.fsencode(p.as_posix()))}
-    return {"uri": quote(os.fsencode(rel.as_posix())), "uriBaseId": "%SRCROOT%"}
+    rel = relative_posix(path, root)
+    if rel is None:
+        return {"uri": "file://" + quote(os.fsencode(Path(os.path.abspath(path)).as_posix()))}
+    return {"uri": quote(os.fsencode(rel)), "uriBaseId": "%SRCROOT%"}
 
 
 def _result(f, line_hash: str, index: dict, root: Path) -> dict:
