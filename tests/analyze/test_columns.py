@@ -2,7 +2,7 @@
 import json
 
 from gpubatch.analyze.report import FORMATS
-from gpubatch.analyze.report.columns import lines_of, some_lines, source_lines
+from gpubatch.analyze.report.columns import some_lines, source_lines
 
 from .test_analyze import analyze
 
@@ -24,7 +24,7 @@ def test_some_lines_are_the_lines_of_the_whole_file(tmp_path):
     for i, data in enumerate(SOURCES):
         path = tmp_path / f"f{i}.py"
         path.write_bytes(data)
-        whole = lines_of(str(path))
+        whole = source_lines(data)
         wanted = range(-1, len(whole) + 3)
         assert some_lines(str(path), wanted) == {n: whole[n - 1] if 0 < n <= len(whole) else "" for n in wanted}
     assert some_lines(str(tmp_path / "absent.py"), [1, 2]) == {1: "", 2: ""}

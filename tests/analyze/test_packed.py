@@ -114,7 +114,7 @@ def test_warm_report_columns_need_no_source_read(tmp_path, monkeypatch):
     def fail(*_):
         raise AssertionError("a source file was read for its columns")
 
-    monkeypatch.setattr(columns_mod, "_read_lines", fail)
+    monkeypatch.setattr(columns_mod, "_opened", fail)  # every read of a report goes through it
     monkeypatch.setattr(columns_mod, "_KNOWN", {})
     warm = _reports(tmp_path, policy, cache)
     assert all(r.cached for r in warm.files) and FORMATS["text"](warm) == cold

@@ -21,14 +21,6 @@ def source_lines(data: bytes) -> tuple[str, ...]:
     return tuple(lines[:-1] if lines[-1] == "" else lines)
 
 
-@lru_cache(maxsize=256)
-def _read_lines(path: str, stamp: tuple) -> tuple[str, ...]:
-    try:  # a regular file only: a FIFO given as a path must not block the report
-        return source_lines(read_regular(path, 1 << 26))
-    except (OSError, ValueError):
-        return ()
-
-
 _GIVEN: dict[str, tuple[str, ...]] = {}  # files whose text came from elsewhere (stdin): path -> lines
 _ASCII: set[str] = set()  # files the run found pure ASCII: a column needs no read
 
@@ -63,14 +55,6 @@ def given(path: str, data: bytes) -> None:
     _GIVEN[path] = source_lines(data)
 
 
-def lines_of(path: str) -> tuple[str, ...]:
-    """The file's lines, read once while it is unchanged (a process may report on a file more than once)."""
-    if path in _GIVEN:
-        return _GIVEN[path]
-    stamp = _stamp(path)
-    return _read_lines(path, stamp) if stamp else ()
-
-
 @lru_cache(maxsize=4)
 def _opened(path: str, stamp: tuple) -> tuple[bytes, np.ndarray | None, tuple[str, ...] | None]:
     """A file read for a report, while it keeps `stamp`: its bytes and where its lines end, `(data, ends, None)`,
@@ -89,9 +73,9 @@ def _pick(lines: tuple[str, ...], numbers: set[int]) -> dict[int, str]:
 
 
 def some_lines(path: str, numbers: Iterable[int]) -> dict[int, str]:
-    """The text of these 1-based lines (\"\" past the end), equal to `lines_of`'s, decoding only these lines
-    where the file has no \\r (splitting a large tree's every file into line strings was most of SARIF's
-    rendering)."""
+    """The text of these 1-based lines as the parser numbers them (\"\" past the end, or for a file that cannot
+    be read), read once while the file is unchanged; where it has no \\r only these lines are decoded (splitting
+    a large tree's every file into line strings was most of SARIF's rendering)."""
     numbers = set(numbers)
     if path in _GIVEN:
         return _pick(_GIVEN[path], numbers)
