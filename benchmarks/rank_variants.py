@@ -19,7 +19,8 @@ guesses); `no-guesses` (no partial rule fit's majority guess, `rule(f=size_major
 run-batt's ranking before `ranking.LONG_FIT`); `lookups-before-2` (before the fits of 2 steps and more, not 3);
 `paint-before-3` (only the painted ones before the fits of 3 steps); `partials-half-step` and
 `partials-one-step` (a partial rule fit ranked with the complete fits as half a step or one step longer, not
-after them);
+after them); `unseen-early` (the rule fits with unseen test cells among the other fits, before the lookups and
+overlays: run-batt's ranking before 2026-11-30);
 `colours-any` (`default`'s records, but an output of a colour from nowhere, in no demo output's added
 colours and not in its test input, not put after the others); `size-any` (fits by `ranking.rank_key` alone,
 whatever the sizes of their test outputs);
@@ -87,7 +88,7 @@ def _partials_by_length(step: float):
     def rank(st) -> list:
         fits, *rest = ranking.merged_kinds(st)
         fits = sorted(fits, key=lambda f: (not ranking.sized(f, st.sizes), key(f)))
-        return ranking.attempt_order((fits, *rest))
+        return ranking.attempt_order((fits, *rest), unseen_late=False)
     return rank
 
 
@@ -115,6 +116,7 @@ RANKINGS = {
     "paint-before-3": _paint_before_3,
     "partials-half-step": _partials_by_length(0.5),
     "partials-one-step": _partials_by_length(1),
+    "unseen-early": lambda st: ranking.attempt_order(ranking.merged_kinds(st), unseen_late=False),
     "colours-any": ranking.ranked_records,  # `default`'s order, outputs of colours from nowhere not put last
 }
 

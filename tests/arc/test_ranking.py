@@ -47,3 +47,19 @@ def test_no_known_test_output_holds_a_colour_from_nowhere(dataset):
     for t in tasks:
         for i, want in enumerate(t.test_outputs):
             assert colours_seen(want, seen_colours(t, i)), t.id
+
+
+def test_rule_fits_that_keep_unseen_test_cells_come_after_the_overlays():
+    # a table fit that must keep cells whose key no demo showed guesses them; lookups and overlays explain
+    # every cell, so they come first (ARC-AGI-1 training: +3 tasks, none lost, in ranking's comment)
+    from gpubatch.arc.fits import FitRecord
+    from gpubatch.arc.ranking import attempt_order
+
+    def rec(level, order, **kw):
+        return FitRecord(level, order, None, [], **kw)
+
+    short, guessing, long_ = rec(1, 0), rec(0, 1, rule="size", unseen=3), rec(3, 2)
+    lookup, overlay, partial, guess = rec(0, 3), rec(2, 4), rec(1, 5, matched=1), rec(0, 6, rule="size_major")
+    kinds = ([short, guessing, long_], [lookup], [overlay], [partial], [guess])
+    assert attempt_order(kinds) == [short, lookup, long_, overlay, guessing, partial, guess]
+    assert attempt_order(kinds, unseen_late=False) == [short, guessing, lookup, long_, overlay, partial, guess]
