@@ -70,16 +70,14 @@ def main() -> None:
                 for fmt in a.formats.split(","):
                     # -m and -c put the working folder first on sys.path: each variant runs in its own checkout
                     os.environ["PYTHONPATH"] = f"{code}:{base}"
-                    stats = work / f"{name}.{fmt}.stats.json"
+                    report, stats = work / f"{name}.{fmt}", work / f"{name}.{fmt}.stats.json"
                     stats.unlink(missing_ok=True)
                     args = ["analyze", str(tree), "--no-cache", "--device", a.device, "--format", fmt,
-                            "-o", str(work / f"{name}.{fmt}"), "--stats-json", str(stats), *extra]
+                            "-o", str(report), "--stats-json", str(stats), *extra]
                     cmd = [sys.executable, "-m", "gpubatch", *args] if stmt is None else \
                         [sys.executable, "-c", RUN.format(stmt), *args]
                     row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code),
-                           **_phases(stats)}
-                    report = work / f"{name}.{fmt}"
-                    row["report_bytes"] = report.stat().st_size if report.exists() else None
+                           **_phases(stats), "report_bytes": report.stat().st_size if report.exists() else None}
                     print(json.dumps(row), flush=True)
                     rows.append(row)
         agree = {}

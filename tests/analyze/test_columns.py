@@ -1,8 +1,11 @@
 """Line and column lookups of the reports: lines numbered as the parser numbers them."""
 import json
+import os
+from pathlib import Path
 
 from gpubatch.analyze.report import FORMATS
 from gpubatch.analyze.report.columns import some_lines, source_lines
+from gpubatch.analyze.report.fingerprint import relative_posix
 
 from .test_analyze import analyze
 
@@ -47,11 +50,6 @@ def test_a_form_feed_line_does_not_shift_later_columns_or_fingerprints(tmp_path)
 
 def test_paths_relative_to_the_root_are_pathlibs(tmp_path, monkeypatch):
     # SARIF's URIs and GitLab's paths are cut by string prefix, not PurePath.relative_to (slow on 3.12)
-    import os
-    from pathlib import Path
-
-    from gpubatch.analyze.report.fingerprint import relative_posix
-
     monkeypatch.chdir(tmp_path)
     cases = [("/a/b/c.py", "/a"), ("/a/b/c.py", "/a/b"), ("/a/bc/d.py", "/a/b"), ("/a", "/a"), ("/x.py", "/"),
              ("/a/b/../c.py", "/a"), ("rel/x.py", str(tmp_path)), ("/a//b.py", "/a"), ("/ab", "/a"), ("/a/b/", "/a")]

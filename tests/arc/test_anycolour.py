@@ -56,4 +56,3 @@ def test_search_ranks_the_colour_free_fit_first():
     tasks, _ = load_tasks("arc1-train", ids=["3bdb4ada"])
     res = search_shard(tasks, numpy_backend(), SearchConfig(depth=0))[0]
     assert all(res.correct) and res.fits[0].program == "rule(f=anyparity)"
-

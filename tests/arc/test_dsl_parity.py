@@ -54,4 +54,3 @@ def test_batched_numpy_matches_reference(k, corpus):
     want = _references(prim, distinct, at)
     bad = [i for i, (a, b) in enumerate(zip(got, want)) if a != b]
     assert not bad, f"{prim.text}: {len(bad)} of {len(grids)} grids differ, first {grids[bad[0]]}"
-

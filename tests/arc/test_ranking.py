@@ -3,7 +3,8 @@ test input, and added by no demo output to its input) after every other, and the
 checked on real tasks."""
 import pytest
 
-from gpubatch.arc.ranking import attempts, colours_seen, seen_colours
+from gpubatch.arc.fits import FitRecord
+from gpubatch.arc.ranking import attempt_order, attempts, colours_seen, seen_colours
 from gpubatch.arc.tasks import Task, load_tasks
 
 
@@ -52,9 +53,6 @@ def test_no_known_test_output_holds_a_colour_from_nowhere(dataset):
 def test_rule_fits_that_keep_unseen_test_cells_come_after_the_overlays():
     # a table fit that must keep cells whose key no demo showed guesses them; lookups and overlays explain
     # every cell, so they come first (ARC-AGI-1 training: +3 tasks, none lost, in ranking's comment)
-    from gpubatch.arc.fits import FitRecord
-    from gpubatch.arc.ranking import attempt_order
-
     def rec(level, order, **kw):
         return FitRecord(level, order, None, [], **kw)
 
