@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import errno
-import gc
 import hashlib
 import io
 import os
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..engine.gcpause import gc_paused
 from .flatten import Flatten
 from .nodes import COLUMNS, F_STR, KIND, OP_VALUES
 from .rawmetrics import raw_metrics
@@ -150,13 +150,8 @@ def tensorize_bytes(path: str, data: bytes | None, sha: str, error: tuple | None
 def tensorize_text(ft: FileTensors, text: str) -> FileTensors:
     """Parse and flatten with the cyclic garbage collector paused: a syntax tree is millions of fresh objects
     without cycles (reference counting frees them), and the collector's passes over them cost 15% of the time."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return _tensorize_text(ft, text)
-    finally:
-        if paused:
-            gc.enable()
 
 
 # statements that only Python 3.12's parser reads: `type` aliases and type parameters (PEP 695)

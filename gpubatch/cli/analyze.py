@@ -57,6 +57,7 @@ def register(app: typer.Typer) -> None:
         from gpubatch.analyze.job import run_analyze
         from gpubatch.analyze.model import LEVELS, RULES, Policy
         from gpubatch.analyze.report import CHUNKS
+        from gpubatch.engine.gcpause import gc_paused
 
         cfg = run.cfg
         if format_ not in CHUNKS:
@@ -109,7 +110,7 @@ def register(app: typer.Typer) -> None:
             ex.close(failed=True)
             raise
         cache_dir = cfg.get("analyze.cache_dir") if cache and cfg.get("analyze.cache") else None
-        with ex:
+        with ex, gc_paused(keep=True):  # this process ends with the result: frozen, not traversed again
             result = run_analyze(files, ex, policy, cfg.get("analyze.jobs") if jobs is None else jobs,
                                  cfg.get("analyze.max_file_bytes"), cache_dir, names, cfg.get("analyze.cache_content"))
         run.stats.mark("analysis done")

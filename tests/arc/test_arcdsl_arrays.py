@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gpubatch.arc.arcdsl import arrays, prims_objects
-from gpubatch.arc.arcdsl.interp import gc_paused
 from gpubatch.arc.arcdsl.registry import primitives, solver_table
 from tests.arc.oracle import MISSING, oracle, run_oracle
 
@@ -76,23 +75,3 @@ def test_occurrences_in_the_solver_table_equals_the_oracle(case):
         assert isinstance(ours, Exception)
     else:
         assert _same_order(ours, theirs)
-
-
-def test_gc_paused_restores_the_collector():
-    import gc
-
-    assert gc.isenabled()
-    with gc_paused():
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    with pytest.raises(KeyError):
-        with gc_paused():
-            raise KeyError("x")
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with gc_paused():
-            pass
-        assert not gc.isenabled()  # left off by whoever turned it off
-    finally:
-        gc.enable()

@@ -10,12 +10,11 @@ all run is a SampleStopped.
 """
 from __future__ import annotations
 
-import gc
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
+from ...engine.gcpause import gc_paused
 from ...engine.procs import stop_requested
 from .registry import solver_table
 from .solvers import Ref, Solver
@@ -115,20 +114,6 @@ def _evaluate(exprs: list[tuple], need: list[set[int]], values: list[dict[int, A
             if not stopped and time.perf_counter() - checked > CHECK_EVERY_S:
                 stopped, checked = stop_requested(), time.perf_counter()
             out[k] = _STOPPED if stopped else evaluate_one(expr, values, k, prims)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while lines run, back as it was after. Solvers' values are acyclic
-    (tuples, frozensets, closures over them), but every tuple and set is tracked, and traversing millions of them
-    cost a third of the longest evaluations (a 22x22 sample of one solver: 9.2 s with it, 5.9 s without)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any]) -> list[list[Any]]:
