@@ -53,7 +53,7 @@ _NO_CYCLES = """
 import gc, sys
 from pathlib import Path
 from gpubatch.analyze.batched import Thresholds
-from gpubatch.analyze import job
+from gpubatch.analyze.clones.search import CloneSettings
 from gpubatch.analyze.discover import discover
 from gpubatch.analyze.job import Policy, run_analyze
 from gpubatch.engine import BatchExecutor, EngineSettings
@@ -63,10 +63,10 @@ if __name__ == "__main__":
     with BatchExecutor(EngineSettings(device="cpu")) as ex:
         gc.collect()
         gc.disable()
-        result = run_analyze(files, ex, Policy(Thresholds()), jobs=2)
+        result = run_analyze(files, ex, Policy(Thresholds(), duplicates=CloneSettings()), jobs=2)
         gc.set_debug(gc.DEBUG_SAVEALL)
         left = gc.collect()
-    print(len(files), len(result.files), sum(bool(r.error) for r in result.files), left,
+    print(len(files), len(result.files), sum(bool(r.error) for r in result.files), len(result.duplicates), left,
           sorted({type(o).__name__ for o in gc.garbage}))
 """
 
@@ -87,13 +87,14 @@ def test_analyze_runs_with_the_collector_paused(monkeypatch):
 
 
 def test_analyze_leaves_no_cyclic_garbage(tmp_path):
-    """Why the pause is safe: a real tree (this package) through the parser pool makes nothing that only the
-    collector could free. In a fresh interpreter, so that no other test's threads leave garbage meanwhile."""
+    """Why the pause is safe: a real tree (this package) through the parser pool, with duplicate code searched
+    for, makes nothing that only the collector could free. In a fresh interpreter, so that no other test's
+    threads leave garbage meanwhile."""
     script = tmp_path / "no_cycles.py"
     script.write_text(_NO_CYCLES)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PACKAGE.parent), os.environ.get("PYTHONPATH", "")])}
     out = subprocess.run([sys.executable, str(script), str(PACKAGE)], capture_output=True, text=True, env=env,
-                         timeout=300, check=True).stdout.split(maxsplit=4)
-    files, results, errors, left = map(int, out[:4])
-    assert files == results > 100 and errors == 0
-    assert left == 0, out[4]
+                         timeout=300, check=True).stdout.split(maxsplit=5)
+    files, results, errors, groups, left = map(int, out[:5])
+    assert files == results > 100 and errors == 0 and groups > 0
+    assert left == 0, out[5]
