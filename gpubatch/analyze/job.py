@@ -90,25 +90,27 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
                 continue  # stubs: defaults there are never evaluated (ruff skips B006 in stubs too)
             at = int(nodes_h["parent"][i]) if code in _AT_PARENT else int(i)
             per_file[f].append(_finding(good[f], code, nodes_h, at, policy))
-    offset = 0
+    # every block's values as Python lists, read once (a numpy scalar per block and field cost a third of this op)
+    methods, complexity, nesting = methods.tolist(), complexity.tolist(), nesting.tolist()
+    limits = max_cx, max_lines, max_nest, max_params = (th.max_complexity, th.max_function_lines, th.max_nesting,
+                                                        th.max_params)
+    g = 0
     for f, ft in enumerate(good):
-        for k, b in enumerate(ft.blocks):
-            g = offset + k
-            is_method = bool(methods[g])
-            top = b[5] < 0 or is_method and ft.blocks[b[5]][5] < 0
+        fblocks, mine = ft.blocks, blocks_of[f]
+        for b in fblocks:
+            is_method, cx, nest = methods[g], complexity[g], nesting[g]
             kind = "C" if b[0] == "C" else ("M" if is_method else "F")
-            blk = Block(kind, b[1], b[2], b[3], b[4], int(complexity[g]), b[6], int(nesting[g]),
-                        () if kind == "C" else tuple(hal_rows[g]))
-            if top:
-                blocks_of[f].append(blk)
-            if b[0] == "C":
+            blk = Block(kind, b[1], b[2], b[3], b[4], cx, b[6], nest, () if kind == "C" else tuple(hal_rows[g]))
+            g += 1
+            if b[5] < 0 or is_method and fblocks[b[5]][5] < 0:
+                mine.append(blk)
+            if kind == "C":
                 continue
-            for code, value, limit in (("C901", blk.complexity, th.max_complexity),
-                                       ("GB101", b[4] - b[2] + 1, th.max_function_lines),
-                                       ("GB102", blk.nesting, th.max_nesting), ("GB103", b[6], th.max_params)):
-                if value > limit:
-                    per_file[f].append(_block_finding(ft, code, blk, value, limit, policy))
-        offset += len(ft.blocks)
+            lines = b[4] - b[2] + 1
+            if cx > max_cx or lines > max_lines or nest > max_nest or b[6] > max_params:  # few blocks: then each code
+                for code, value, limit in zip(_BLOCK_CODES, (cx, lines, nest, b[6]), limits):
+                    if value > limit:
+                        per_file[f].append(_block_finding(ft, code, blk, value, limit, policy))
     features = [None] * len(good)
     if policy.duplicates is not None:
         from .clones.features import batch_features
@@ -118,6 +120,7 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
                                   [[ln for ln in ft.noqa if not noqa_allows(ft.noqa, ln, "GB301")] for ft in good],
                                   [ft.string_lines for ft in good], policy.duplicates.ignore_signatures)
     out, gi = [], 0
+    hal_files, totals = hal_file.T.tolist(), total.tolist()
     for ft in files:
         if ft.error is not None:
             code, msg, line, col = ft.error
@@ -125,8 +128,8 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
             out.append(FileReport(ft.path, tuple(fnd), (), {}, 0, msg))
             continue
         keep = tuple(sorted((x for x in per_file[gi] if _kept(x, ft, policy)), key=lambda x: (x.line, x.col, x.code)))
-        hal = report(*(int(x) for x in hal_file[:, gi]))
-        mi = maintainability(hal["volume"], int(total[gi]), ft.raw)
+        hal = report(*hal_files[gi])
+        mi = maintainability(hal["volume"], totals[gi], ft.raw)
         out.append(FileReport(ft.path, keep, tuple(blocks_of[gi]), ft.raw, len(ft.nodes["kind"]), None, ft.cached,
                               features[gi], {"halstead": hal, "mi": mi, "mi_rank": mi_rank(mi)}, ft.ascii))
         gi += 1
@@ -139,6 +142,8 @@ _MESSAGES = {"E722": "Do not use bare `except`", "B006": "Do not use mutable dat
              "E711": "Comparison to `None` should be `cond is None`", "E712": "Avoid equality comparisons to "
              "`True` or `False`", "GB201": "Call to a banned function", "GB202": "Import of a banned module"}
 
+
+_BLOCK_CODES = ("C901", "GB101", "GB102", "GB103")  # complexity, lines, nesting, parameters: in `limits`' order
 
 _AT_PARENT = {"E712"}  # reported at the node holding the flagged one: a `== True` at its comparison
 
