@@ -19,7 +19,7 @@ def gc_paused(keep: bool = False) -> Iterator[None]:
     """The collector off inside the block and as it was after (nested blocks keep it off until the outermost
     ends; a block entered with it off leaves it off). `keep`: what the block made lives on (a job's results),
     so it is frozen (`gc.freeze`) before the collector comes back, whose first passes would otherwise go over
-    all of it: a large analyze's JSON report took 0.6-1.1 s longer to render without."""
+    all of it (after a paused analysis of the stdlib on CPU2: 42 ms of passes, 0.2 ms with it frozen)."""
     was = gc.isenabled()
     gc.disable()
     try:
