@@ -96,8 +96,8 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
     # limits per block were 12% of this op on CPU2 (int64 whatever dtype a device returned, as `int()` gave)
     methods, complexity, nesting = (np.asarray(a, dtype=t).tolist()
                                     for a, t in ((methods, bool), (complexity, np.int64), (nesting, np.int64)))
-    limits = max_cx, max_lines, max_nest, max_params = (th.max_complexity, th.max_function_lines, th.max_nesting,
-                                                        th.max_params)
+    limits = (th.max_complexity, th.max_function_lines, th.max_nesting, th.max_params)  # in `_BLOCK_CODES`' order
+    max_cx, max_lines, max_nest, max_params = limits
     g = 0
     for f, ft in enumerate(good):
         fblocks, mine = ft.blocks, blocks_of[f]
@@ -111,7 +111,7 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
             if kind == "C":
                 continue
             lines = b[4] - b[2] + 1
-            if cx > max_cx or lines > max_lines or nest > max_nest or b[6] > max_params:  # few blocks: then each code
+            if cx > max_cx or lines > max_lines or nest > max_nest or b[6] > max_params:  # rare: then code by code
                 for code, value, limit in zip(_BLOCK_CODES, (cx, lines, nest, b[6]), limits):
                     if value > limit:
                         per_file[f].append(_block_finding(ft, code, blk, value, limit, policy))
