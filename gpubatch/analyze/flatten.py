@@ -14,6 +14,7 @@ from .nodes import (
     DEAD_SIGNATURE,
     F_BARE_EXCEPT,
     F_BOOL,
+    F_BYTES,
     F_CMP_BOOL,
     F_CMP_NONE,
     F_EQ,
@@ -100,7 +101,8 @@ class Flatten:
                 row[11] |= F_BARE_EXCEPT  # like ruff: a bare except that re-raises is fine
         elif t is ast.Constant:
             v = node.value
-            row[11] |= F_NONE if v is None else F_BOOL if isinstance(v, bool) else F_STR if type(v) is str else 0
+            row[11] |= F_NONE if v is None else F_BOOL if isinstance(v, bool) else F_STR if type(v) is str else \
+                F_BYTES if type(v) is bytes else 0
             row[14] = self.values.setdefault((type(v), v), len(self.values)) + OP_VALUES
         elif t is ast.Compare:
             row[8], row[9] = len(node.ops), functools.reduce(lambda acc, op: acc | 1 << _OP[type(op)], node.ops, 0)
@@ -181,7 +183,7 @@ class Flatten:
                     rows.append([_CONST_KIND, me, child.lineno, child.col_offset, child.end_lineno or 0,
                                  child.end_col_offset or 0, owner, dead, 0, 0, 0,
                                  F_NONE if v is None else F_BOOL if v is True or v is False
-                                 else F_STR if type(v) is str else 0, nest, 0,
+                                 else F_STR if type(v) is str else F_BYTES if type(v) is bytes else 0, nest, 0,
                                  number((type(v), v), len(self.values)) + OP_VALUES])
                 elif isinstance(child, ast.AST):
                     walk(child, me, owner, dead, 0, nest)

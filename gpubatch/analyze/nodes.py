@@ -15,6 +15,8 @@ F_BARE_EXCEPT, F_NONE, F_BOOL, F_EQ, F_STR, F_LAST_IRREFUTABLE = 1, 2, 4, 8, 16,
 # and signature, which radon's Halstead visitor skips too
 DEAD_CLASS_HEAD, DEAD_SIGNATURE = 1, 2
 F_CMP_NONE, F_CMP_BOOL = 64, 128  # a None / True / False compared by == or != (E711 / E712, as ruff decides)
+F_BYTES = 256  # a bytes constant: text as much as a string is, to clone detection (a copied b"""...""" block)
+F_TEXT = F_STR | F_BYTES
 # `val`: what tells two nodes of one kind apart in the source. Operators (a BinOp's op, a Compare's ops...)
 # are small numbers below OP_VALUES (clone detection keeps them when it forgets names); names, attributes
 # and constants are 62-bit hashes of their text at or above it.

@@ -24,10 +24,10 @@ import numpy as np
 
 from ..engine.gcpause import gc_paused
 from .flatten import Flatten
-from .nodes import COLUMNS, F_STR, KIND, OP_VALUES
+from .nodes import COLUMNS, F_TEXT, KIND, OP_VALUES
 from .rawmetrics import raw_metrics
 
-VERSION = "16"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
+VERSION = "17"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
 _CONST_KIND, _FSTR_KIND = KIND["Constant"], KIND["JoinedStr"]
 
 
@@ -220,9 +220,9 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")  # where the parser breaks lines (not str
 
 
 def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
-    """A hash of each source line inside a string constant or f-string over several lines (a text block, a
+    """A hash of each source line inside a string or bytes constant or f-string over several lines (a text block, a
     table of implicitly joined literals): clone detection compares such strings line by line, as they read."""
-    strings = ((arr[:, 0] == _CONST_KIND) & (arr[:, 11] & F_STR != 0)) | (arr[:, 0] == _FSTR_KIND)
+    strings = ((arr[:, 0] == _CONST_KIND) & (arr[:, 11] & F_TEXT != 0)) | (arr[:, 0] == _FSTR_KIND)
     multi = strings & (arr[:, 4] > arr[:, 2])
     if not multi.any():
         return {}
@@ -230,8 +230,14 @@ def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
     out = {}
     for first, last in arr[multi][:, [2, 4]].tolist():
         for ln in range(first, min(last, len(lines)) + 1):
-            row = " ".join(lines[ln - 1].split())  # runs of blanks are one: a table padded otherwise is the same
-            digest = hashlib.blake2b(row.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-            out[ln] = int.from_bytes(digest, "little", signed=True)
+            out[ln] = text_hash(lines[ln - 1])
     return out
+
+
+def text_hash(line: str) -> int:
+    """The signed 64-bit hash of a line of text inside a string, runs of blanks as one (a table padded otherwise
+    is the same text)."""
+    row = " ".join(line.split())
+    return int.from_bytes(hashlib.blake2b(row.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little",
+                          signed=True)
 

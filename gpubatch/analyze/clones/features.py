@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..nodes import F_STR, KIND, OP_VALUES
+from ..nodes import F_STR, F_TEXT, KIND, OP_VALUES
 from .detect import order_by
 
 
@@ -35,6 +35,12 @@ TEXT_WEIGHT = 4  # nodes per line of a multi-line string after its first: about 
 _DEFS = _table(KIND[k] for k in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if k in KIND)
 _STMTS = _table(i for k, i in KIND.items() if isinstance(getattr(ast, k, None), type)
                 and issubclass(getattr(ast, k), ast.stmt))
+
+
+def text_keys(texts: np.ndarray, sub: np.ndarray) -> np.ndarray:
+    """The exact keys of a text line's nodes: from its text's hash (`tensorize.text_hash`) and each node's place
+    in the line (0 to TEXT_WEIGHT - 1)."""
+    return mix(mix(texts.astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D)) + sub.astype(np.uint64))
 
 
 def mix(x: np.ndarray) -> np.ndarray:
@@ -158,12 +164,12 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     in_text = below((kind == KIND["JoinedStr"]) & (end > line), parent)
     keep &= ~in_text
     last = np.maximum(np.where(_LEAVES[kind], end, line), closing_lines(kind, parent, line, end))
-    text = ((kind == KIND["Constant"]) & (flags & F_STR != 0)) | (kind == KIND["JoinedStr"])
+    text = ((kind == KIND["Constant"]) & (flags & F_TEXT != 0)) | (kind == KIND["JoinedStr"])
     idx = np.flatnonzero(keep)
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
     idx = idx[order_by(np, nodes["file"][idx], start[idx], nodes["col"][idx], stable=True)]
-    # a string (or f-string) over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
+    # a string, bytes or f-string over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
     # is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by that line's text
     n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
     spread = 1 + (n_lines - 1) * TEXT_WEIGHT
@@ -183,9 +189,11 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
         spread_k = np.flatnonzero(in_string)
         texts = by_line[spread_k - sub[spread_k]]  # a line's other nodes take its text too
         known = texts != 0
-        exact_k[spread_k[known]] = mix(mix(texts[known].astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D))
-                                       + sub[spread_k[known]].astype(np.uint64))
-    last_k = np.where(in_string, line_k, last[idx]).astype(np.int32)
+        exact_k[spread_k[known]] = text_keys(texts[known], sub[spread_k[known]])
+    # a string's rows end on their own line, but its last row where the string does, or on the closing bracket
+    # of the expression it ends (a copy that ends with the string holds that bracket's line, as after code)
+    tail = step == np.repeat(spread, spread) - 1
+    last_k = np.where(in_string & ~tail, line_k, last[idx]).astype(np.int32)
     # the lines of such a string after its first are text, not code: a renamed copy must keep them as they are
     shape_k = np.where(step > 0, exact_k, shape[idx])
     cuts = np.searchsorted(nodes["file"][idx], np.arange(1, nfiles))
