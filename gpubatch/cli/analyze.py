@@ -154,7 +154,7 @@ def _clone_settings(cfg):
 
     return CloneSettings(**{k: cfg.get(f"analyze.duplicates.{k}") for k in (
         "min_lines", "min_nodes", "min_nodes_renamed", "min_similarity", "max_gap", "ignore_docstrings",
-        "ignore_imports", "ignore_signatures")})
+        "ignore_imports", "ignore_signatures", "lines")})
 
 
 def _from_stdin(name: str) -> tuple[list[Path], dict[str, str]]:

@@ -134,6 +134,8 @@ KEYS: tuple[Key, ...] = (
     _k("analyze.duplicates.ignore_imports", bool, True, "Leave import statements out of the comparison."),
     _k("analyze.duplicates.ignore_signatures", bool, True, "Compare a def or class without its name, decorators, "
        "parameters or bases (pylint's ignore-signatures): a body copied under another signature is a copy."),
+    _k("analyze.duplicates.lines", bool, True, "Also report copies of more than min_lines equal code lines, however "
+       "few syntax nodes they hold (pylint's duplicate-code rule: five lines of keyword arguments)."),
     # run-batt
     _k("batt.dataset", str, "arc1-train", "Task source: arc1-train, arc1-eval, arc2-train, arc2-eval, or a path."),
     _k("batt.tasks", int, 0, "Number of tasks to load, first in a stable order (0: all).", min=0, max=1_000_000),

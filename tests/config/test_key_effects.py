@@ -627,7 +627,14 @@ def test_analyze_duplicates_min_lines(tmp_path):
 def test_analyze_duplicates_min_nodes(tmp_path):
     files = {"a.py": _COPY, "b.py": _COPY}
     assert len(_groups(tmp_path, files, analyze__duplicates__min_nodes=30)) == 1
-    assert _groups(tmp_path, files, analyze__duplicates__min_nodes=80) == []
+    assert _groups(tmp_path, files, analyze__duplicates__min_nodes=80, analyze__duplicates__lines=False) == []
+
+
+def test_analyze_duplicates_lines(tmp_path):
+    # seven equal code lines: the line pass reports them whatever min_nodes says
+    files = {"a.py": _COPY, "b.py": _COPY}
+    assert len(_groups(tmp_path, files, analyze__duplicates__min_nodes=80)) == 1
+    assert _groups(tmp_path, files, analyze__duplicates__min_nodes=80, analyze__duplicates__lines=False) == []
 
 
 def test_analyze_duplicates_min_nodes_renamed(tmp_path):

@@ -9,6 +9,7 @@ import numpy as np
 from .detect import Segments, chain, find_segments
 from .features import Features
 from .groups import CloneGroup, build_groups, line_tables
+from .lines import line_segments
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class CloneSettings:
     ignore_docstrings: bool = True
     ignore_imports: bool = True
     ignore_signatures: bool = True
+    lines: bool = True  # also copies of more than min_lines equal code lines, however few nodes (pylint's rule)
 
 
 def find_clones(backend, features: list[Features], paths: list[str], settings: CloneSettings) -> list[CloneGroup]:
@@ -43,5 +45,7 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
             b0, b1, a0, a1, renamed = (x[renamed > 0] for x in (b0, b1, a0, a1, renamed))
         parts.append(chain(b0, b1, a0, a1, renamed, file_of[b0], file_of[a0], settings.max_gap,
                            settings.min_similarity, width))
+    if settings.lines:
+        parts.append(line_segments(xp, exact, put(cat["line"]), fo, starts, ends, settings.min_lines, backend.asnumpy))
     seg = Segments(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Segments)))
     return build_groups(seg, line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines, cat["exact"])
