@@ -27,7 +27,8 @@ MIN_NODES = 14  # analyze.duplicates.min_nodes, the default
 
 def code_lines(path: str, cache: dict) -> tuple[set[int], set[int]]:
     """(lines that hold a token other than a comment, a string statement, an import or layout; lines inside a
-    string constant that spans several lines)."""
+    string constant that spans several lines). A line of blanks alone is layout, inside a string too: pylint
+    drops it before comparing, and no tool compares whitespace."""
     if path in cache:
         return cache[path]
     out: set[int] = set()
@@ -50,6 +51,7 @@ def code_lines(path: str, cache: dict) -> tuple[set[int], set[int]]:
             for ln in range(tok.start[0], tok.end[0] + 1):
                 if ln not in skip:
                     out.add(ln)
+        out -= {k + 1 for k, text in enumerate(re.split(r"\r\n|\r|\n", src.decode("utf-8", "replace"))) if not text.strip()}
     except (SyntaxError, ValueError, OSError, tokenize.TokenError):
         pass
     cache[path] = out, strings
@@ -175,10 +177,14 @@ def jscpd_clones(doc: dict, root: str) -> list[list[tuple[str, int, int]]]:
     return [[place(d["firstFile"]), place(d["secondFile"])] for d in doc["duplicates"]]
 
 
-def covered(clone, groups_by_file, lines_cache, exempt=None) -> str | None:
+def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> str | None:
     """None when our groups cover the clone: every code line of each place lies in a member of a group that
     also has a member overlapping every other place (copies of one text, reported as such); else the cause.
-    `exempt(path)`: lines that need no cover (those the peer itself did not compare)."""
+    `exempt(path)`: lines that need no cover (those the peer itself did not compare). `analysed`: the real paths
+    of the files our report holds (a file that discovery leaves out, such as a `venv` folder under ruff's
+    default excludes, has no copies to find)."""
+    if analysed is not None and any(os.path.realpath(p) not in analysed for p, _, _ in clone):
+        return "in a file not analysed (excluded by default, as ruff excludes venv/)"
     needs = []
     in_strings = 0
     for path, a, b in clone:
@@ -225,13 +231,14 @@ def main() -> None:
         for m in g["members"]:
             groups_by_file[os.path.realpath(m["path"])].append((gi, m["line"], m["end_line"]))
     report, cache = {"groups": len(doc["duplicates"])}, {}
+    analysed = {os.path.realpath(f["path"]) for f in doc.get("files", ())} or None
     peers = []
     if args.pylint:
         peers.append(("pylint", pylint_clones(open(args.pylint).read(), args.root)))
     if args.jscpd:
         peers.append(("jscpd", jscpd_clones(json.load(open(args.jscpd)), args.root)))
     for name, clones in peers:
-        misses = [(c, covered(c, groups_by_file, cache)) for c in clones]
+        misses = [(c, covered(c, groups_by_file, cache, analysed=analysed)) for c in clones]
         misses = [(c, why) for c, why in misses if why]
         report[name] = {"clones": len(clones), "covered": len(clones) - len(misses),
                         "misses_by_cause": dict(Counter(why for _, why in misses)),
@@ -239,7 +246,7 @@ def main() -> None:
         print(f"{name}: {len(clones) - len(misses)}/{len(clones)} covered; misses {dict(Counter(w for _, w in misses))}")
         if name == "pylint":  # again, without the signature lines that pylint itself did not compare
             left = [(c, why) for c, why in misses
-                    if covered(c, groups_by_file, cache, lambda p: pylint_signature_lines(p, cache))]
+                    if covered(c, groups_by_file, cache, lambda p: pylint_signature_lines(p, cache), analysed)]
             report[name]["compared_lines"] = {
                 "covered": len(clones) - len(left), "misses_by_cause": dict(Counter(why for _, why in left)),
                 "misses": [{"places": c, "cause": why} for c, why in left]}

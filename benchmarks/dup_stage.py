@@ -5,7 +5,7 @@ usage: python benchmarks/dup_stage.py [ROOT] [--copies 16 75] [--out F.json]   (
 
 The features come from the analyze job's own batches (parsed once, NumPy). Each copy of the corpus renames 2%
 of the names and constants and drops 1% of the nodes at random (seeded), so it holds verbatim, renamed and
-near-miss clones. NumPy runs only on corpora of at most --numpy-max-nodes nodes. Timed: the device search (windows, joins, runs, verification: `find_segments`, both passes)
+near-miss clones. NumPy runs only on corpora of at most --numpy-max-nodes nodes. Timed: the device search (windows, joins, runs, verification: `find_segments`, both passes, and the line pass)
 and the whole stage with groups built on the host; best of 3 after one warm-up, with the device synchronised.
 """
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 from gpubatch.analyze.batched import Thresholds
 from gpubatch.analyze.clones.detect import find_segments
 from gpubatch.analyze.clones.features import Features
+from gpubatch.analyze.clones.lines import line_segments
 from gpubatch.analyze.clones.search import CloneSettings, find_clones
 from gpubatch.analyze.discover import discover
 from gpubatch.analyze.job import Policy, _analyze_batch, prepare_batch
@@ -59,13 +60,16 @@ def mutated(feats: list[Features], copies: int, seed: int = 0) -> list[Features]
 def time_search(backend, feats: list[Features], settings: CloneSettings, repeats: int = 3) -> dict:
     counts = np.asarray([len(f) for f in feats])
     ends = np.cumsum(counts)
-    shape, exact = (backend.asarray(np.concatenate([getattr(f, k) for f in feats])) for k in ("shape", "exact"))
+    shape, exact, line = (backend.asarray(np.concatenate([getattr(f, k) for f in feats]))
+                          for k in ("shape", "exact", "line"))
     fo = backend.asarray(np.repeat(np.arange(len(feats)), counts))
     starts, stops = backend.asarray(ends - counts), backend.asarray(ends)
 
     def search():
         for key, periodic, width in ((exact, False, settings.min_nodes), (shape, True, settings.min_nodes_renamed)):
             find_segments(backend.xp, key, shape, exact, fo, starts, stops, width, backend.asnumpy, periodic)
+        if settings.lines:
+            line_segments(backend.xp, exact, line, fo, starts, stops, settings.min_lines, backend.asnumpy)
         backend.synchronize()
 
     def stage():
