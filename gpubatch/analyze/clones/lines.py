@@ -67,5 +67,7 @@ def line_segments(xp, exact, line, fo, starts, ends, min_lines: int, host) -> Se
     b0, b1, a0, a1 = (host(x) for x in extend(xp, prefix, ipw, starts[fo[b0]], ends[fo[b0]], starts[fo[a0]],
                                               ends[fo[a0]], b0, b1, a0, a1))
     a1 = np.minimum(a1, b0)  # grown, a copy later in its original's file still starts after the original ends
+    ok = a1 > a0
+    b0, b1, a0, a1 = b0[ok], b1[ok], a0[ok], a1[ok]
     size = np.maximum(b1 - b0, a1 - a0)
     return Segments(b0, b1, a0, a1, size, np.zeros(len(b0), np.int64), np.zeros(len(b0), np.int64))
