@@ -51,7 +51,8 @@ def code_lines(path: str, cache: dict) -> tuple[set[int], set[int]]:
             for ln in range(tok.start[0], tok.end[0] + 1):
                 if ln not in skip:
                     out.add(ln)
-        out -= {k + 1 for k, text in enumerate(re.split(r"\r\n|\r|\n", src.decode("utf-8", "replace"))) if not text.strip()}
+        rows = re.split(r"\r\n|\r|\n", src.decode("utf-8", "replace"))
+        out -= {k + 1 for k, text in enumerate(rows) if not text.strip()}
     except (SyntaxError, ValueError, OSError, tokenize.TokenError):
         pass
     cache[path] = out, strings

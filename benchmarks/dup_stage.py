@@ -5,8 +5,8 @@ usage: python benchmarks/dup_stage.py [ROOT] [--copies 16 75] [--out F.json]   (
 
 The features come from the analyze job's own batches (parsed once, NumPy). Each copy of the corpus renames 2%
 of the names and constants and drops 1% of the nodes at random (seeded), so it holds verbatim, renamed and
-near-miss clones. NumPy runs only on corpora of at most --numpy-max-nodes nodes. Timed: the device search (windows, joins, runs, verification: `find_segments`, both passes, and the line pass)
-and the whole stage with groups built on the host; best of 3 after one warm-up, with the device synchronised.
+near-miss clones. NumPy runs only on corpora of at most --numpy-max-nodes nodes. Timed: the device search
+(windows, joins, runs, verification: `find_segments`, both passes, and the line pass) and the whole stage with groups built on the host; best of 3 after one warm-up, with the device synchronised.
 """
 from __future__ import annotations
 

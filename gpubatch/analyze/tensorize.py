@@ -240,4 +240,3 @@ def text_hash(line: str) -> int:
     row = " ".join(line.split())
     return int.from_bytes(hashlib.blake2b(row.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little",
                           signed=True)
-

@@ -169,8 +169,9 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     # source order (line, column; a parent before the child that starts where it does), as a reader and a
     # token-based tool see it: a dict's keys and values interleave, decorators come before their def
     idx = idx[order_by(np, nodes["file"][idx], start[idx], nodes["col"][idx], stable=True)]
-    # a string, bytes or f-string over several lines counts TEXT_WEIGHT nodes for each line after its first (a copied text block
-    # is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by that line's text
+    # a string, bytes or f-string over several lines counts TEXT_WEIGHT nodes for each line after its first (a
+    # copied text block is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by
+    # that line's text
     n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
     spread = 1 + (n_lines - 1) * TEXT_WEIGHT
     idx = np.repeat(idx, spread)

@@ -47,18 +47,24 @@ def code_lines(xp, exact, line, fo):
     return key, idx[first], idx[stop - 1] + 1, f[first]
 
 
+def _plain(b0, b1, a0, a1) -> Segments:
+    """Verbatim segments of host node ranges: every node matched, none renamed, no gap."""
+    none = np.zeros(len(b0), np.int64)
+    return Segments(b0, b1, a0, a1, np.maximum(b1 - b0, a1 - a0), none, none)
+
+
 def line_segments(xp, exact, line, fo, starts, ends, min_lines: int, host) -> Segments:
     """Verbatim copies of more than `min_lines` code lines, as node-range segments (host arrays)."""
     key, n0, n1, lfile = code_lines(xp, exact, line, fo)
     empty = np.zeros(0, np.int64)
     width = min_lines + 1  # more than min-similarity-lines, as pylint counts
     if len(key) < 2 * width:
-        return Segments(empty, empty, empty, empty, empty, empty, empty)
+        return _plain(empty, empty, empty, empty)
     files = xp.arange(len(starts))
     lstarts, lends = xp.searchsorted(lfile, files), xp.searchsorted(lfile, files, side="right")
     b0, b1, a0, a1, _ = find_segments(xp, key, key, key, lfile, lstarts, lends, width, host)
     if not len(b0):
-        return Segments(empty, empty, empty, empty, empty, empty, empty)
+        return _plain(empty, empty, empty, empty)
     b0, b1, a0, a1 = (xp.asarray(x) for x in (b0, b1, a0, a1))
     b0, b1, a0, a1 = n0[b0], n1[b1 - 1], n0[a0], n1[a1 - 1]
     # then grown over the nodes around them that are equal too, as the node search grows its copies (the def
@@ -68,6 +74,4 @@ def line_segments(xp, exact, line, fo, starts, ends, min_lines: int, host) -> Se
                                               ends[fo[a0]], b0, b1, a0, a1))
     a1 = np.minimum(a1, b0)  # grown, a copy later in its original's file still starts after the original ends
     ok = a1 > a0
-    b0, b1, a0, a1 = b0[ok], b1[ok], a0[ok], a1[ok]
-    size = np.maximum(b1 - b0, a1 - a0)
-    return Segments(b0, b1, a0, a1, size, np.zeros(len(b0), np.int64), np.zeros(len(b0), np.int64))
+    return _plain(b0[ok], b1[ok], a0[ok], a1[ok])

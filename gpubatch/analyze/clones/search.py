@@ -46,6 +46,7 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
         parts.append(chain(b0, b1, a0, a1, renamed, file_of[b0], file_of[a0], settings.max_gap,
                            settings.min_similarity, width))
     if settings.lines:
-        parts.append(line_segments(xp, exact, put(cat["line"]), fo, starts, ends, settings.min_lines, backend.asnumpy))
+        parts.append(line_segments(xp, exact, put(cat["line"]), fo, starts, ends, settings.min_lines,
+                                   backend.asnumpy))
     seg = Segments(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Segments)))
     return build_groups(seg, line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines, cat["exact"])
