@@ -2,7 +2,8 @@
 process (all cores), then every format rendered from the same result, best of `--repeats`, with the share of
 the analysis it adds; for the formats that fingerprint findings, the fingerprints alone too. `--profile FMT`
 prints where one format's rendering goes. The figure for the target (rendering at most 10% of a cold run) is
-`analyze_variants.py`'s `render_s`, timed inside whole CLI runs; this one says what to shorten.
+`analyze_variants.py`'s `render_s`, timed inside whole CLI runs; this one says what to shorten. `--serial`
+renders each format a second time with no forked workers (`engine.forkjoin`), timed, and checks the same text.
 
     python benchmarks/render_formats.py --tree /usr/lib/python3.12 --copies 44 --json out.json
 """
@@ -25,7 +26,7 @@ from gpubatch.analyze.batched import Thresholds  # noqa: E402
 from gpubatch.analyze.discover import discover  # noqa: E402
 from gpubatch.analyze.job import Policy, run_analyze  # noqa: E402
 from gpubatch.analyze.report import CHUNKS, columns, fingerprint  # noqa: E402
-from gpubatch.engine import BatchExecutor, EngineSettings  # noqa: E402
+from gpubatch.engine import BatchExecutor, EngineSettings, forkjoin  # noqa: E402
 
 
 def _cold() -> None:
@@ -53,6 +54,7 @@ def main() -> None:
     ap.add_argument("--formats", default=",".join(CHUNKS))
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--profile", default="", help="a format whose rendering is profiled once")
+    ap.add_argument("--serial", action="store_true", help="also render each format with no forked workers")
     ap.add_argument("--json")
     a = ap.parse_args()
     with scratch_tree(Path(a.tree), a.copies, "render-formats-") as (work, tree, files):
@@ -67,6 +69,16 @@ def main() -> None:
         for fmt in a.formats.split(","):
             best = min(render(fmt, result, work / f"out.{fmt}") for _ in range(a.repeats))
             row["formats"][fmt] = {"render_s": round(best, 3), "of_analysis": round(best / analysis, 4)}
+            if a.serial:
+                forked = (work / f"out.{fmt}").read_bytes()
+                usable = forkjoin.usable_workers
+                forkjoin.usable_workers = lambda *args: 0
+                try:
+                    alone = min(render(fmt, result, work / f"out.{fmt}") for _ in range(a.repeats))
+                finally:
+                    forkjoin.usable_workers = usable
+                row["formats"][fmt] |= {"serial_s": round(alone, 3),
+                                        "same_text": (work / f"out.{fmt}").read_bytes() == forked}
             print(fmt, row["formats"][fmt], flush=True)
         hashes = []
         for _ in range(a.repeats):

@@ -19,6 +19,25 @@ def line_hashes(findings) -> list[str]:
             for h in _file_hashes(list(group), seen)]
 
 
+def by_file(result) -> list[tuple]:
+    """The findings of each file that has some, as (finding, line hash) pairs per file: the unit a report's
+    forked workers encode (`engine.forkjoin`), each pair as `line_hashes` gives it. A path listed twice has
+    its hashes numbered across both."""
+    seen: dict[tuple[str, str], int] = {}
+    groups = [r.findings for r in result.files if r.findings]
+    if len({g[0].path for g in groups}) == len(groups):  # each file's own count, worked out where it is encoded
+        return [tuple(zip(g, itertools.repeat(None))) for g in groups]
+    return [tuple(zip(g, _file_hashes(list(g), seen))) for g in groups]
+
+
+def hashed(group: tuple) -> tuple:
+    """A `by_file` group with its line hashes filled in (the file read once, in the worker that encodes it)."""
+    if not group or group[0][1] is not None:
+        return group
+    findings = [f for f, _ in group]
+    return tuple(zip(findings, _file_hashes(findings, {})))
+
+
 def _file_hashes(findings: list, seen: dict[tuple[str, str], int]) -> list[str]:
     """The hashes of one file's findings: the file read once, only its findings' lines decoded."""
     lines = some_lines(findings[0].path, (f.line for f in findings))

@@ -4,14 +4,17 @@ a path relative to the repository root and the first line), as GitLab's merge-re
 The one escaping layer of this format is `json.dumps`; a file name that is not valid UTF-8 is written with
 backslash escapes. Fingerprints are unique in the report: the path and the line hash SARIF uses.
 """
+import functools
 import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .fingerprint import line_hashes, repo_path
-from .sarif import repository_root
+from ...engine.forkjoin import joined
+from .fingerprint import by_file, hashed, repo_path
+from .layout import Raw, dumps
 from .layout import chunks as _layout
+from .sarif import repository_root
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
@@ -26,8 +29,13 @@ def _issue(f, line_hash: str, root: Path) -> dict:
             "severity": _SEVERITY[f.severity], "location": {"path": path, "lines": lines}}
 
 
+def _file_issues(group: tuple, root: Path) -> str:
+    """One file's issues, encoded as the layout writes a list's records."""
+    return ",\n".join(dumps(_issue(f, h, root)) for f, h in hashed(group))
+
+
 def chunks(result, root=None) -> Iterator[str]:
     root = repository_root(Path(os.path.abspath(root or os.getcwd())))
-    findings = result.findings
-    yield from _layout((_issue(f, h, root) for f, h in zip(findings, line_hashes(findings))), 1)
+    encode = functools.partial(_file_issues, root=root)
+    yield from _layout(map(Raw, joined(encode, by_file(result), ",\n", min_items=200)), 1)
     yield "\n"

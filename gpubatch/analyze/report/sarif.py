@@ -10,7 +10,9 @@ from urllib.parse import quote
 from ... import __version__
 from ..model import RULES, SEVERITY
 from .columns import char_col
-from .fingerprint import line_hashes, relative_posix
+from ...engine.forkjoin import joined
+from .fingerprint import by_file, hashed, relative_posix
+from .layout import Raw, dumps
 from .layout import chunks as _layout
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -55,6 +57,11 @@ def _result(f, line_hash: str, index: dict, root: Path) -> dict:
     return out
 
 
+def _file_results(group: tuple, index: dict, root: Path) -> str:
+    """One file's results, encoded as the layout writes a list's records."""
+    return ",\n".join(dumps(_result(f, h, index, root)) for f, h in hashed(group))
+
+
 def chunks(result, root=None) -> Iterator[str]:
     root = repository_root(Path(os.path.abspath(root or os.getcwd())))
     codes = sorted(RULES)
@@ -64,8 +71,8 @@ def chunks(result, root=None) -> Iterator[str]:
               "defaultConfiguration": {"level": _LEVEL[SEVERITY.get(c, "warning")]},
               "properties": {"tags": ["gpubatch"]}} for c in codes]
     index = {c: i for i, c in enumerate(codes)}
-    findings = result.findings
-    results = (_result(f, h, index, root) for f, h in zip(findings, line_hashes(findings)))
+    encode = functools.partial(_file_results, index=index, root=root)
+    results = map(Raw, joined(encode, by_file(result), ",\n", min_items=200))  # forked workers on a large tree
     run = {"tool": {"driver": {"name": "gpubatch", "version": __version__, "semanticVersion": __version__,
                                "informationUri": "https://pypi.org/project/gpubatch/", "rules": rules}},
            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + quote(os.fsencode(root.as_posix())) + "/"}},
