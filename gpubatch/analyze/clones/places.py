@@ -81,14 +81,17 @@ def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarra
 
 def _project(n0, n1, seg_of, plain):
     """Places of copies of a piece of a longer copy: a place inside another, longer place of another segment
-    whose two places align node for node (`plain`) is carried over to that place's partner, at the same
-    offset. Returns (new n0, new n1, the inner places, the segments carried through)."""
+    whose two places align node for node (`plain`; the one reaching furthest) is carried over to that place's
+    partner, at the same offset. Returns (new n0, new n1, the inner places, the segments carried through)."""
     order = np.lexsort((-n1, n0))
-    lead = furthest(n1[order])[1]
-    p, q = order[1:], order[lead[:-1]]  # each place, and the one before it (no later start) reaching furthest
+    aligned = (seg_of >= 0) & plain[np.maximum(seg_of, 0)]  # the places a piece can be carried through
+    lead = furthest(np.where(aligned[order], n1[order], -1))[1]
+    # each place, and the aligned one before it (no later start) reaching furthest: a near-miss copy that
+    # reaches further (a whole function around a verbatim part of it) does not hide the verbatim one
+    p, q = order[1:], order[lead[:-1]]
     through = seg_of[q]
-    inside = (n1[q] >= n1[p]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q])) & (through >= 0)
-    inside &= (seg_of[p] != through) & plain[np.maximum(through, 0)]
+    inside = aligned[q] & (n1[q] >= n1[p]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q]))
+    inside &= seg_of[p] != through
     p, q, through = p[inside], q[inside], through[inside]
     s = len(plain)
     shift = n0[(q + s) % (2 * s)] - n0[q]  # a segment's places are k and k + s (the copy, the original)

@@ -4,7 +4,7 @@ import numpy as np
 
 from gpubatch.analyze.clones.detect import Segments
 from gpubatch.analyze.clones.groups import CloneGroup, Member, covering
-from gpubatch.analyze.clones.places import drop_nested, near, same_keys
+from gpubatch.analyze.clones.places import _project, drop_nested, near, same_keys
 
 from .test_duplicates import places, run
 
@@ -91,3 +91,15 @@ def test_places_of_one_stretch_inside_a_longer_place_are_one_copy():
     n0, n1 = np.asarray([0, 10, 10, 15]), np.asarray([100, 30, 30, 40])
     a, b = near(n0, n1, np.zeros(100, np.int64))
     assert sorted(zip(a.tolist(), b.tolist())) == [(2, 1)]
+
+
+def test_a_piece_is_carried_through_the_aligned_copy_around_it_not_a_near_miss_reaching_further():
+    # segments, copy side first (place k and k + 3): 0 a near-miss [0, 100) of file A with [1000, 1100); 1 a
+    # verbatim [20, 40) of A with [2000, 2020); 2 a piece [25, 30) of A with [3000, 3005)
+    n0 = np.array([1000, 2000, 3000, 0, 20, 25])
+    n1 = np.array([1100, 2020, 3005, 100, 40, 30])
+    seg_of = np.array([0, 1, 2, 0, 1, 2])
+    plain = np.array([False, True, True])
+    p0, p1, src, through = _project(n0, n1, seg_of, plain)
+    # the piece goes to the verbatim copy's other place, at its offset there; nothing goes through the near-miss
+    assert (p0.tolist(), p1.tolist(), src.tolist(), through.tolist()) == ([2005], [2010], [5], [1])
