@@ -12,6 +12,8 @@ import numpy as np
 from .nodes import (
     DEAD_CLASS_HEAD,
     DEAD_SIGNATURE,
+    F_AFTER_ELSE,
+    F_AFTER_FINALLY,
     F_BARE_EXCEPT,
     F_BOOL,
     F_BYTES,
@@ -35,6 +37,8 @@ from .nodes import (
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPOUND_T = frozenset(_COMPOUND)
+_KEYWORD_T = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar")
+                                                                            else [])})  # with else: / finally:
 _NAMED = {ast.Attribute: "attr", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name", ast.ClassDef: "name",
           ast.arg: "arg", ast.keyword: "arg", ast.alias: "name"}
 _OPERATED = {ast.BinOp: "op", ast.UnaryOp: "op", ast.BoolOp: "op", ast.AugAssign: "op"}
@@ -59,7 +63,8 @@ def _type_info(t: type) -> tuple[int, tuple[str, ...], int]:
     fields = () if t is ast.Constant else tuple(f for f in t._fields if f not in _NOT_NODES)
     what = ((_POS if "lineno" in t._attributes else 0) | (_SPECIAL_T if t in _SPECIAL else 0)
             | (_DEF_T if t in _DEFS else 0)
-            | (_CONTEXT_T if t in _COMPOUND_T or t in (ast.Assert, ast.arguments, ast.Lambda, ast.If) else 0))
+            | (_CONTEXT_T if t in _COMPOUND_T or t in _KEYWORD_T or t in (ast.Assert, ast.arguments, ast.Lambda)
+               else 0))
     _INFO[t] = info = (KIND.get(t.__name__, 0), fields, what)
     return info
 
@@ -202,6 +207,7 @@ class Flatten:
         lambda_args = node.args if t is ast.Lambda else None
         elif_child = (node.orelse[0] if t is ast.If and len(node.orelse) == 1 and type(node.orelse[0]) is ast.If
                       else None)
+        after = _keyword_lines(node, t) if t in _KEYWORD_T else None
         for field_name in fields:
             value = getattr(node, field_name, None)
             for child in (value if isinstance(value, list) else (value,)):
@@ -210,7 +216,10 @@ class Flatten:
                 child_role = (R_EXEMPT_DEFAULT if exempt and id(child) in exempt
                               else default_role if defaults and id(child) in defaults
                               else R_LAMBDA_ARGS if child is lambda_args else inner_role)
+                at = len(self.rows)
                 self.walk(child, me, owner, child_dead, child_role, nest if child is elif_child else child_nest)
+                if after and id(child) in after:
+                    self.rows[at][11] |= after[id(child)]
 
     def _immutably_annotated(self, args: ast.arguments) -> set[int]:
         """ids of the defaults whose parameter is annotated with an immutable type (`Sequence[int]`, `str | None`):
@@ -322,6 +331,20 @@ def _constant(e: ast.AST) -> bool:
     if type(e) is ast.Tuple:
         return all(_constant(x) for x in e.elts)
     return type(e) is ast.Constant
+
+
+def _keyword_lines(node: ast.AST, t: type) -> dict[int, int]:
+    """The statements that follow an `else:` or `finally:` line (an `elif` is an if of its own, in the same
+    column as the if it continues), by id: their flag."""
+    out = {}
+    orelse = getattr(node, "orelse", None)
+    if orelse and not (t is ast.If and type(orelse[0]) is ast.If and orelse[0].col_offset == node.col_offset
+                       and len(orelse) == 1):
+        out[id(orelse[0])] = F_AFTER_ELSE
+    final = getattr(node, "finalbody", None)
+    if final:
+        out[id(final[0])] = F_AFTER_FINALLY
+    return out
 
 
 def _reraises(handler: ast.ExceptHandler) -> bool:

@@ -17,6 +17,10 @@ DEAD_CLASS_HEAD, DEAD_SIGNATURE = 1, 2
 F_CMP_NONE, F_CMP_BOOL = 64, 128  # a None / True / False compared by == or != (E711 / E712, as ruff decides)
 F_BYTES = 256  # a bytes constant: text as much as a string is, to clone detection (a copied b"""...""" block)
 F_TEXT = F_STR | F_BYTES
+# the first statement after an `else:` (of an if, a loop or a try) or a `finally:` line: those lines hold no node,
+# but pylint's duplicate-code counts them as lines, and to clone detection they tell `if a: x else: y` from
+# `if a: x` then `y`
+F_AFTER_ELSE, F_AFTER_FINALLY = 512, 1024
 # `val`: what tells two nodes of one kind apart in the source. Operators (a BinOp's op, a Compare's ops...)
 # are small numbers below OP_VALUES (clone detection keeps them when it forgets names); names, attributes
 # and constants are 62-bit hashes of their text at or above it.

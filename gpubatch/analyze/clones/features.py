@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..nodes import F_STR, F_TEXT, KIND, OP_VALUES
+from ..nodes import F_AFTER_ELSE, F_AFTER_FINALLY, F_STR, F_TEXT, KIND, OP_VALUES, qhash
 from .detect import order_by
 
 
@@ -50,6 +50,10 @@ def mix(x: np.ndarray) -> np.ndarray:
     x = x ^ (x >> np.uint64(27))
     x = x * _M2
     return x ^ (x >> np.uint64(31))
+
+
+# the keys of an `else:` line and a `finally:` line (no node kind's: kinds are keyed below 2**20 before the mix)
+_KEYWORD_KEYS = mix(np.asarray([qhash("else:"), qhash("finally:")], np.int64).astype(np.uint64) | np.uint64(1 << 63))
 
 
 @dataclass(frozen=True)
@@ -197,7 +201,17 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     last_k = np.where(in_string & ~tail, line_k, last[idx]).astype(np.int32)
     # the lines of such a string after its first are text, not code: a renamed copy must keep them as they are
     shape_k = np.where(step > 0, exact_k, shape[idx])
-    cuts = np.searchsorted(nodes["file"][idx], np.arange(1, nfiles))
+    file_k = nodes["file"][idx]
+    # an `else:` or `finally:` line, which holds no node, as a row of its own just before the statement after
+    # it, on the line before that statement's (the keyword's own line unless comments come between)
+    word = np.where(step == 0, flags[idx] & (F_AFTER_ELSE | F_AFTER_FINALLY), 0)
+    at = np.flatnonzero(word)
+    if len(at):
+        key = np.where(word[at] & F_AFTER_ELSE, _KEYWORD_KEYS[0], _KEYWORD_KEYS[1])
+        on = line_k[at] - 1
+        shape_k, exact_k = np.insert(shape_k, at, key), np.insert(exact_k, at, key)
+        line_k, last_k, file_k = np.insert(line_k, at, on), np.insert(last_k, at, on), np.insert(file_k, at, file_k[at])
+    cuts = np.searchsorted(file_k, np.arange(1, nfiles))
     parts = zip(*(np.split(a, cuts) for a in (shape_k, exact_k, line_k, last_k)))
     quiet = quiet or [()] * nfiles
     return [Features(*p, np.asarray(q, np.int32)) for p, q in zip(parts, quiet)]

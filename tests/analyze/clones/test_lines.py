@@ -56,3 +56,45 @@ def test_code_lines_key_each_source_line_and_leave_out_blank_text():
     assert n0.tolist() == [0, 2, 3, 5, 7, 8] and n1.tolist() == [2, 3, 5, 6, 8, 10] and lf.tolist() == [0] * 5 + [1]
     assert key[0] == key[2] == key[5] and key[1] == key[3] and len(set(key.tolist())) == 3
     assert len(_BLANK_KEYS) == TEXT_WEIGHT
+
+
+def _after_flags(src: str) -> list[tuple[int, str]]:
+    """(line, "else" / "finally") of each statement the flattener marks as following such a line."""
+    from gpubatch.analyze.nodes import F_AFTER_ELSE, F_AFTER_FINALLY
+    from gpubatch.analyze.tensorize import FileTensors, tensorize_text
+
+    ft = tensorize_text(FileTensors("m.py"), src)
+    line, flags = ft.nodes["line"], ft.nodes["flags"]
+    return [(int(ln), "else" if f & F_AFTER_ELSE else "finally") for ln, f in zip(line, flags)
+            if f & (F_AFTER_ELSE | F_AFTER_FINALLY)]
+
+
+def test_the_statement_after_an_else_or_finally_line_is_marked_and_an_elif_is_not():
+    src = ("if a:\n    x = 1\nelif b:\n    x = 2\nelse:\n    if c:\n        x = 3\n"
+           "for i in y:\n    pass\nelse:\n    z = 1\n"
+           "while q:\n    pass\nelse:\n    # a comment\n    z = 2\n"
+           "try:\n    pass\nexcept E:\n    pass\nelse:\n    z = 3\nfinally:\n    z = 4\n")
+    assert _after_flags(src) == [(6, "else"), (11, "else"), (16, "else"), (22, "else"), (24, "finally")]
+
+
+ELSE_BODY = ("def {name}(self, data):\n    {pre}\n    if data:\n        self.send(data)\n    else:\n"
+             "        self.close()\n    return self\n")
+
+
+def test_an_else_line_counts_as_a_line_as_pylint_counts_it(tmp_path):
+    # five lines to pylint (if, send, else, close, return), four with a node: under min_nodes, found by lines
+    files = {"a.py": ELSE_BODY.format(name="f", pre="a = 1"), "b.py": ELSE_BODY.format(name="g", pre="b = 2")}
+    res = run(tmp_path, files)
+    assert [places(g) for g in res.duplicates] == [[("a.py", 3, 7), ("b.py", 3, 7)]]
+    # without the else, the same four statements are a run of four lines: not more than min_lines
+    plain = {k: v.replace("    else:\n        self.close()\n", "    self.close()\n") for k, v in files.items()}
+    assert run(tmp_path / "plain", plain).duplicates == []
+
+
+def test_an_else_block_and_code_after_the_if_are_not_the_same_code(tmp_path):
+    body = "".join(f"        out.append(item.{k} * {i})\n" for i, k in enumerate("abcdefgh"))
+    a = "def f(items, out):\n    for item in items:\n        if item:\n            continue\n    else:\n" + body
+    b = "def f(items, out):\n    for item in items:\n        if item:\n            continue\n" + body.replace(
+        "        out", "    out")
+    res = run(tmp_path, {"a.py": a, "b.py": b})
+    assert not [g for g in res.duplicates if g.kind_name == "exact" and places(g)[0][1] <= 2]
