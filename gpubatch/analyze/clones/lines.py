@@ -7,7 +7,7 @@ nodes it holds (five lines of `name=name,` keyword arguments are 10 nodes, under
 Here a *code line* is the run of a file's kept nodes (`features.py`) that start on one source line, keyed by the
 hash of their exact keys in order: equal keys are equal code, whatever the comments and spacing, and a line that
 keeps no node (a comment, a blank, a closing bracket alone) is no line, as pylint drops its stripped lines, nor is a
-blank line inside a string. A def line reads "def" whatever its signature (`ignore_signatures`, as pylint's option):
+blank line inside a string; an `else:` or `finally:` line is one (the features hold a key for it). A def line reads "def" whatever its signature (`ignore_signatures`, as pylint's option):
 pylint drops def lines altogether, which makes bodies of `pass` in any number of functions one copy; keeping them
 lost none of pylint's copies of the standard library. Copies of more than `min_lines` code lines then come from
 the same window search as the nodes' (`detect.find_segments`, with code lines for nodes), go back to node ranges
