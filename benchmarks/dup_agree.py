@@ -4,8 +4,10 @@ usage: python benchmarks/dup_agree.py ROOT OURS.json [--pylint PYLINT.txt] [--js
 
 OURS.json is `gpubatch analyze ROOT --duplicates --select GB301 --format json`. A peer's clone is covered when
 every line of each of its places that carries code lies in one of our groups' members, in groups that also
-have a member at each other place (blank, comment-only and docstring lines at a place's ends do not count, as neither
-tool's ranges are trimmed the same way). Misses are listed by cause. pylint is measured twice: on its whole
+have a member at each other place. Blank, comment-only and docstring lines do not count, as neither tool's ranges
+are trimmed the same way, nor do lines of closing brackets alone at a place's start: the end of the statement
+before the copy, which both peers' line and token matching take in where the two files share it (a `)` line).
+Misses are listed by cause. pylint is measured twice: on its whole
 ranges, and without the function signature lines that its ignore-signatures (on by default) left out of its
 comparison while its ranges still span them.
 """
@@ -145,6 +147,21 @@ def _partial(path: str, line: int, col: int, start: bool) -> bool:
     return col > len(text) - len(text.lstrip()) if start else col < len(text.rstrip())
 
 
+_CLOSING = re.compile(r"[)\]}]+[,;]?")
+
+
+def _closing_head(path: str, code: set[int]) -> set[int]:
+    """The lines at the start of a place that hold only closing brackets: the end of the statement before the
+    copy (pylint's ranges often start on a `)` that both files share), which no copy of the code holds."""
+    out: set[int] = set()
+    for ln in sorted(code):
+        texts = _texts(path, [ln])
+        if not texts or not _CLOSING.fullmatch(texts[0]):
+            break
+        out.add(ln)
+    return out
+
+
 def pylint_clones(text: str, root: str) -> list[list[tuple[str, int, int]]]:
     """Each R0801 report as [(path, first line, last line)], lines 1-based inclusive."""
     out, cur = [], None
@@ -193,6 +210,7 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
         code = {ln for ln in range(a, b + 1) if ln in lines}
         if exempt is not None:
             code -= exempt(path)
+        code -= _closing_head(path, code)
         if not code:
             return None  # nothing but comments, docstrings or imports: ignored by design
         in_strings += 2 * len(code & strings) >= len(code)
