@@ -143,3 +143,19 @@ def test_sarif_and_gitlab_written_by_workers_equal_those_made_here(tmp_path, mon
     for name, text in here.items():
         assert FORMATS[name](res, tmp_path) == text, name
     assert len(workers_seen) == 6 and not _alive(workers_seen)
+
+
+@fork
+def test_output_buffered_before_the_workers_start_is_written_once(tmp_path):
+    """A forked worker that flushed the stdout buffer it inherited would write it a second time (a report on
+    stdout, the header already written): multiprocessing flushes before it forks, and this holds it to that."""
+    import subprocess
+
+    script = ("import sys\nfrom gpubatch.engine.forkjoin import joined\n"
+              "sys.stdout.write('HEAD\\n')\n"
+              "print(len(','.join(joined(str, list(range(600)), ',', workers=2))))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(forkjoin.__file__))))
+    env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert out.stdout.splitlines() == ["HEAD", str(len(",".join(map(str, range(600)))))], out.stderr
