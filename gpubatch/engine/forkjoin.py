@@ -1,10 +1,10 @@
-"""Records encoded by forked copies of this process: a large report's per-item text (the JSON record of every
-file, the SARIF result of every finding) is pure-Python work that one core does after the analysis, while the
+"""Records encoded by forked copies of this process: a large report's per-item text (the SARIF result and
+GitLab issue of every finding) is pure-Python work that one core does after the analysis, while the
 cores that parsed sit idle. Forked workers inherit the items (nothing is pickled on the way in), each encodes
 a slice, and the slices come back in order, as text, through a bounded window, so at most a few slices wait in
 this process. The text is the same as `sep.join(map(fn, items))` made here: where fork is missing or unsafe
-(CuPy imported in this process: a process that touched CUDA must not fork), the work is small, or a worker
-fails, the slices are made in this process instead, and nothing is lost."""
+(CuPy imported in this process: a process that touched CUDA must not fork; another thread running), the work
+is small, or a worker fails, the slices are made in this process instead, and nothing is lost."""
 from __future__ import annotations
 
 import gc
@@ -12,6 +12,7 @@ import itertools
 import multiprocessing as mp
 import os
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
@@ -36,8 +37,10 @@ def _encode(lo: int, hi: int) -> str:
 
 def usable_workers(items: int, min_items: int, most: int = MAX_WORKERS) -> int:
     """How many forked workers `items` records are worth (0: encode here): one per `min_items` records, at most
-    the cores this process may use and `most`; none without fork or once CuPy is imported."""
-    if "fork" not in mp.get_all_start_methods() or "cupy" in sys.modules:
+    the cores this process may use and `most`; none without fork, once CuPy is imported, or while another
+    thread runs (a lock it holds at the fork would stay held in the worker: a library caller's threads; the
+    CLI renders with its main thread alone)."""
+    if "fork" not in mp.get_all_start_methods() or "cupy" in sys.modules or threading.active_count() > 1:
         return 0
     try:
         cores = len(os.sched_getaffinity(0))

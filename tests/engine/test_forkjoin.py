@@ -127,6 +127,11 @@ def test_no_workers_without_fork_after_cupy_or_for_little_work(monkeypatch):
     monkeypatch.delitem(sys.modules, "cupy")
     monkeypatch.setattr(mp, "get_all_start_methods", lambda: ["spawn"])
     assert usable_workers(10_000, 500) == 0
+    monkeypatch.setattr(mp, "get_all_start_methods", lambda: ["fork", "spawn"])
+    import threading
+
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert usable_workers(10_000, 500) == 0
 
 
 @fork
