@@ -154,9 +154,9 @@ def _closing_head(path: str, code: set[int]) -> set[int]:
     """The lines at the start of a place that hold only closing brackets: the end of the statement before the
     copy (pylint's ranges often start on a `)` that both files share), which no copy of the code holds."""
     out: set[int] = set()
-    for ln in sorted(code):
-        texts = _texts(path, [ln])
-        if not texts or not _CLOSING.fullmatch(texts[0]):
+    lines = sorted(code)
+    for ln, text in zip(lines, _texts(path, lines)):  # the file read once
+        if not _CLOSING.fullmatch(text):
             break
         out.add(ln)
     return out
