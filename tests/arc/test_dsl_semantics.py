@@ -415,6 +415,33 @@ def test_fill_fullest_fills_the_parts_with_the_most_coloured_cells():
     assert _both("fill_fullest", [[0, 5, 0], [5, 5, 5], [0, 5, 0]]) is None  # no coloured cell
 
 
+def test_key_colours_paints_the_pattern_with_the_scaled_key():
+    g = [[2, 3, 5, 0, 0, 0, 0],
+         [4, 6, 5, 0, 0, 0, 0],
+         [5, 5, 5, 5, 5, 5, 5],
+         [0, 0, 5, 8, 0, 8, 8],
+         [0, 0, 5, 8, 8, 0, 0],
+         [0, 0, 5, 0, 8, 8, 0],
+         [0, 0, 5, 8, 0, 0, 8]]
+    assert _both("key_colours", g) == [[2, 0, 3, 3],
+                                       [2, 2, 0, 0],
+                                       [0, 4, 6, 0],
+                                       [4, 0, 0, 6]]  # each 2x2 block of the mask in its key cell's colour
+    corners = [[1, 5, 0, 0, 5, 2],
+               [5, 5, 5, 5, 5, 5],
+               [0, 5, 7, 7, 5, 0],
+               [0, 5, 0, 7, 5, 0],
+               [5, 5, 5, 5, 5, 5],
+               [3, 5, 0, 0, 5, 4]]
+    assert _both("key_colours", corners) == [[1, 2], [0, 4]]  # the key's rows and columns, dividers left out
+    g[0][0] = 0  # the key's gap stays 0 in the answer
+    assert _both("key_colours", g)[:2] == [[0, 0, 3, 3], [0, 0, 0, 0]]
+    g[0][:2] = [0, 0]
+    assert _both("key_colours", g[:2] + [[0] * 7] + g[3:]) is None  # a row of 0 divides instead: no part is of one colour
+    wide = [r[:2] + [5] + r[3:] + [0] for r in g[3:]]
+    assert _both("key_colours", [[2, 3, 5, 0, 0, 0, 0, 0], [5] * 8] + wide) is None  # 5 columns are no multiple of 2
+
+
 def test_stamp_copies_the_shape_centred_on_each_marker():
     g = [[0, 1, 0, 0, 0, 0],
          [2, 2, 2, 0, 0, 0],

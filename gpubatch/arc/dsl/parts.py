@@ -11,6 +11,8 @@ gives 0; counts stop at 9 (a colour). One `bincount` over (grid, part) a colour 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..grids import CELLS, MAX, PAD, GridBatch
 from . import reference as ref
 from .registry import Param, family
@@ -49,10 +51,27 @@ def _band_index(xp, full, size):
     return xp.cumsum(start, axis=1) - 1, start.sum(axis=1), line
 
 
-def _part_stats(g: GridBatch):
-    """Per grid: each cell's part as a flat index (grid * 900 + band row * 30 + band column), which cells lie in a
-    part, each part's coloured cells (0 and the divider not counted) and most common colour (the smaller on a
-    tie) as flat arrays [B * 900], and whether the grid splits into two parts or more, with its bands."""
+@dataclass(frozen=True)
+class Split:
+    """A batch divided by full lines: the divider colour [B] (-1: none), per row and per column its band
+    (clipped at 0) and whether it lies in one, the numbers of bands, the cells in a part and the coloured
+    ones (0 and the divider not counted), and each cell's part as a flat index (grid * 900 + band row * 30 +
+    band column) [B, 30, 30]."""
+
+    colour: object
+    band_r: object
+    band_c: object
+    line_r: object
+    line_c: object
+    nr: object
+    nc: object
+    cell: object
+    counted: object
+    part: object
+
+
+def split(g: GridBatch) -> Split:
+    """The parts of every grid of the batch, as `parts` and `fill_fullest` (and `keyed`) read them."""
     xp = g.xp
     n = len(g)
     rows, cols, colour = _divided(g)
@@ -63,6 +82,18 @@ def _part_stats(g: GridBatch):
     counted = cell & (d != 0) & (d != colour.reshape(n, 1, 1)) & (d < PAD)
     band_r, band_c = xp.maximum(band_r, 0), xp.maximum(band_c, 0)  # a line before the first band: not counted
     part = xp.arange(n).reshape(n, 1, 1) * CELLS + band_r[:, :, None] * MAX + band_c[:, None, :]
+    return Split(colour, band_r, band_c, line_r, line_c, nr, nc, cell, counted, part)
+
+
+def _part_stats(g: GridBatch):
+    """Per grid: each cell's part, which cells lie in a part, each part's coloured cells (0 and the divider not
+    counted) and most common colour (the smaller on a tie) as flat arrays [B * 900], and whether the grid
+    splits into two parts or more, with its bands."""
+    xp = g.xp
+    n = len(g)
+    sp = split(g)
+    d = g.data.astype(xp.int64)
+    part, cell, counted, colour, nr, nc = sp.part, sp.cell, sp.counted, sp.colour, sp.nr, sp.nc
     flat = part.ravel()
     total = xp.zeros(n * CELLS, xp.int64)
     best = xp.zeros(n * CELLS, xp.float64)

@@ -1,5 +1,5 @@
 """Per-grid references of the primitives that combine parts of a grid: halves by logic, parts between
-dividers, overlays, kron, patterns continued, rings, lines kept or sorted, parts spread."""
+dividers, overlays, kron, patterns continued, rings, lines kept or sorted, parts spread, a part coloured by a key."""
 from __future__ import annotations
 
 from collections import Counter
@@ -117,6 +117,48 @@ def fill_fullest(g):
         for i in rb[a]:
             for j in cb[b]:
                 out[i][j] = fill
+    return out
+
+
+def _one_colour_part(g, colour, rb, cb):
+    """(rows, columns) of the largest part whose coloured cells are all one colour (ties: the first), or None."""
+    mask = None
+    for band in rb:
+        for cband in cb:
+            if len(_part_counts(g, colour, band, cband)) == 1 and (
+                    mask is None or len(band) * len(cband) > len(mask[0]) * len(mask[1])):
+                mask = (band, cband)
+    return mask
+
+
+def key_colours(g):
+    """The largest part (as `parts` splits the grid; ties: the first) whose coloured cells are all one colour is a
+    mask; the coloured cells outside it, their rows and columns taken in order (a cell that is not one of them is
+    0), are a key of kh x kw colours. The mask's coloured cells take the colour of the key cell over their block
+    when the key is scaled up to the mask's size; its other cells are 0. None without such a mask or key, or when
+    the mask's sides are not multiples of the key's."""
+    split = _part_bands(g)
+    if split is None:
+        return None
+    colour, rb, cb = split
+    mask = _one_colour_part(g, colour, rb, cb)
+    if mask is None:
+        return None
+    rows, cols = set(mask[0]), set(mask[1])
+    key = {(i, j) for i in range(H(g)) for j in range(W(g))
+           if g[i][j] not in (0, colour) and not (i in rows and j in cols)}
+    if not key:
+        return None
+    krows, kcols = sorted({i for i, _ in key}), sorted({j for _, j in key})
+    h, w, kh, kw = len(mask[0]), len(mask[1]), len(krows), len(kcols)
+    if h % kh or w % kw:
+        return None
+    out = []
+    for a, i in enumerate(mask[0]):
+        out.append([])
+        for b, j in enumerate(mask[1]):
+            ki, kj = krows[a * kh // h], kcols[b * kw // w]
+            out[-1].append(g[ki][kj] if g[i][j] not in (0, colour) and (ki, kj) in key else 0)
     return out
 
 
