@@ -17,6 +17,7 @@ from .detect import Segments
 
 SAME_COPY = 0.8  # places of one file that overlap by this share of the longer are one copy
 PROJECTIONS = 2  # rounds of carrying a piece of a copy over to that copy's copies
+_FILE = np.int64(1) << 32  # a file's number as a high offset keeps files' lines apart in one sorted key
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,53 @@ def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
     keep = np.ones(len(seg), bool)
     keep[order[1:][inside]] = False
     return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
+
+
+def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.ndarray]:
+    """Per node range [n0, n1): how many of its first nodes lie on a first line that a node before the range
+    shares, and how many of its last nodes start on a last line that a node after it shares (the lines that
+    `groups.whole_lines` leaves out of the report). One sorted search each: a file's first lines run upwards."""
+    fo, first, total = lines.file_of, lines.first, len(lines.file_of)
+    key = fo.astype(np.int64) * _FILE + first
+    base = fo[n0].astype(np.int64) * _FILE
+    l0, l1 = first[n0], lines.last[n1 - 1]
+    before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
+    head = (n0 > 0) & (fo[before] == fo[n0]) & (lines.last[before] >= l0)
+    tail = (n1 < total) & (fo[after] == fo[n1 - 1]) & (first[after] <= l1)
+    start = np.where(head, np.searchsorted(key, base + l0, side="right"), n0)  # the first node past that line
+    stop = np.where(tail, np.searchsorted(key, base + l1, side="left"), n1)  # the first node on that line
+    return np.clip(start, n0, n1) - n0, n1 - np.clip(stop, n0, n1)
+
+
+def trim_partial(seg: Segments, lines, exact: np.ndarray) -> Segments:
+    """Aligned segments (both sides node for node) whose one side starts or ends part-way into a line (the
+    statement's rest differs) while the other's line is whole there (`[]` against `[1, 1]`): the nodes on that
+    line leave both sides, which then report the same lines (else one side would report a line more than the
+    other, and a 3-line copy against a 2-line one). Where both sides are part-way, the report leaves both lines
+    out alike (`groups.whole_lines`) and the nodes stay. A segment cut to nothing goes; one cut is exact again
+    when what is left of it is. One pass: a cut may leave the other side part-way into an earlier line, which
+    the report then leaves out on that side alone."""
+    aligned = (seg.gaps == 0) & (seg.b1 - seg.b0 == seg.a1 - seg.a0)
+    b0, b1, a0, a1 = seg.b0.copy(), seg.b1.copy(), seg.a0.copy(), seg.a1.copy()
+    idx = np.flatnonzero(aligned)
+    hb, tb = _line_cuts(b0[idx], b1[idx], lines)
+    ha, ta = _line_cuts(a0[idx], a1[idx], lines)
+    # only where one side's line is whole: where both are part-way, the report leaves both lines out alike
+    head = np.where((hb > 0) != (ha > 0), np.maximum(hb, ha), 0)
+    tail = np.where((tb > 0) != (ta > 0), np.maximum(tb, ta), 0)
+    head = np.minimum(head, b1[idx] - b0[idx])
+    tail = np.minimum(tail, b1[idx] - b0[idx] - head)
+    b0[idx] += head
+    a0[idx] += head
+    b1[idx] -= tail
+    a1[idx] -= tail
+    cut = (b0 != seg.b0) | (b1 != seg.b1)
+    keep = b1 > b0
+    matched = np.where(cut, b1 - b0, seg.matched)
+    renamed = seg.renamed.copy()
+    redo = np.flatnonzero(cut & keep & (renamed > 0))
+    renamed[redo[same_keys(exact, b0[redo], a0[redo], b1[redo] - b0[redo])]] = 0
+    return Segments(b0[keep], b1[keep], a0[keep], a1[keep], matched[keep], renamed[keep], seg.gaps[keep])
 
 
 def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -114,7 +162,7 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Plac
     edge a segment, then `PROJECTIONS` rounds of pieces carried over; a carried piece is exact when its nodes'
     exact keys are all equal (always, through a verbatim copy), else as exact as the copy it went through.
     None when no segment is long enough."""
-    seg = drop_nested(seg, lines.file_of)
+    seg = trim_partial(drop_nested(seg, lines.file_of), lines, exact)
     if not len(seg):
         return None
     bl0, bl1 = lines.first[seg.b0], lines.last[seg.b1 - 1]

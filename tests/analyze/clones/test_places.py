@@ -103,3 +103,26 @@ def test_a_piece_is_carried_through_the_aligned_copy_around_it_not_a_near_miss_r
     p0, p1, src, through = _project(n0, n1, seg_of, plain)
     # the piece goes to the verbatim copy's other place, at its offset there; nothing goes through the near-miss
     assert (p0.tolist(), p1.tolist(), src.tolist(), through.tolist()) == ([2005], [2010], [5], [1])
+
+
+CHECKS = """def check_{name}(self, ndarray, flags):
+    nd = ndarray({shape})
+    mv = memoryview(nd)
+    self.assertEqual(mv, nd)
+    self.assertEqual(mv.nbytes, nd.nbytes * mv.itemsize)
+    self.assertEqual(mv.ndim, len(nd.shape) + flags.extra)
+    self.assertEqual(mv.readonly, not flags.writable)
+    self.assertEqual(nd.tolist(), {items})
+    return mv
+"""
+
+
+def test_a_copy_reports_the_same_lines_in_both_files(tmp_path):
+    """The copy ends one node into a line that differs after it (`[]` against `[1, 1, 1]`): in the first file
+    that line holds only copied nodes, in the other it does not, so both copies end on the line before, where
+    their statements end alike (before, the first reported lines 3-8, the other 3-7)."""
+    files = {"a.py": CHECKS.format(name="empty", shape="[1, 2, 3], shape=[0]", items="[]"),
+             "b.py": CHECKS.format(name="ones", shape="[1], shape=[3], strides=[0]", items="[1, 1, 1]")}
+    (group,) = run(tmp_path, files).duplicates
+    assert places(group) == [("a.py", 3, 7), ("b.py", 3, 7)]
+    assert [m.nodes for m in group.members] == [48, 48]
