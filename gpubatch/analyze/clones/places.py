@@ -80,21 +80,22 @@ def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.nd
 
 
 def trim_partial(seg: Segments, lines, exact: np.ndarray) -> Segments:
-    """Aligned segments (both sides node for node) whose one side starts or ends part-way into a line (the
-    statement's rest differs) while the other's line is whole there (`[]` against `[1, 1]`): the nodes on that
-    line leave both sides, which then report the same lines (else one side would report a line more than the
-    other, and a 3-line copy against a 2-line one). Where both sides are part-way, the report leaves both lines
-    out alike (`groups.whole_lines`) and the nodes stay. A segment cut to nothing goes; one cut is exact again
-    when what is left of it is. One pass: a cut may leave the other side part-way into an earlier line, which
-    the report then leaves out on that side alone."""
+    """Aligned segments (both sides node for node) cut to whole lines alike on both sides: where a side starts
+    or ends part-way into a line (the statement's rest differs), the nodes on that line leave the range, and
+    where the two sides would lose different numbers of nodes so (one side's line is whole, `[]` against
+    `[1, 1]`; or the lines are broken in other places), both lose the larger number. Else one side would report
+    a line more than the other: a 3-line copy beside a 2-line one. Where both sides lose the same nodes, the
+    report already leaves both lines out alike (`groups.whole_lines`) and the nodes stay. A segment cut to
+    nothing goes; one cut is exact again when what is left of it is. One pass: a cut may leave a side part-way
+    into an earlier line, which the report then leaves out on that side alone."""
     aligned = (seg.gaps == 0) & (seg.b1 - seg.b0 == seg.a1 - seg.a0)
     b0, b1, a0, a1 = seg.b0.copy(), seg.b1.copy(), seg.a0.copy(), seg.a1.copy()
     idx = np.flatnonzero(aligned)
     hb, tb = _line_cuts(b0[idx], b1[idx], lines)
     ha, ta = _line_cuts(a0[idx], a1[idx], lines)
-    # only where one side's line is whole: where both are part-way, the report leaves both lines out alike
-    head = np.where((hb > 0) != (ha > 0), np.maximum(hb, ha), 0)
-    tail = np.where((tb > 0) != (ta > 0), np.maximum(tb, ta), 0)
+    # where both lose the same nodes, the report leaves both lines out alike
+    head = np.where(hb != ha, np.maximum(hb, ha), 0)
+    tail = np.where(tb != ta, np.maximum(tb, ta), 0)
     head = np.minimum(head, b1[idx] - b0[idx])
     tail = np.minimum(tail, b1[idx] - b0[idx] - head)
     b0[idx] += head

@@ -126,3 +126,25 @@ def test_a_copy_reports_the_same_lines_in_both_files(tmp_path):
     (group,) = run(tmp_path, files).duplicates
     assert places(group) == [("a.py", 3, 7), ("b.py", 3, 7)]
     assert [m.nodes for m in group.members] == [48, 48]
+
+
+RECV = """def {name}(self, sock, size):
+    self.serv_sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVHOPLIMIT, 1)
+    self.serv_sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVTCLASS, 1)
+    self.misc_event.set()
+    self.check_flags(flags, eor=True, checkset=socket.MSG_CTRUNC)
+    self.assertEqual(len(self.ancdata), self.expected_count + len(self.extra))
+{tail}    return msg
+"""
+
+
+def test_a_copy_into_lines_broken_elsewhere_reports_the_same_lines(tmp_path):
+    """The last statement's first arguments are copied, but its lines break in other places: both copies end
+    with its first line (before, one ended with its first two: 1-7 against 1-8)."""
+    files = {"a.py": RECV.format(name="first", tail="    msg, ancdata, flags, addr = self.doRecvmsg(self.serv_sock,\n"
+                                                       "                                               len(MSG), size)\n"),
+             "b.py": RECV.format(name="second", tail="    msg, ancdata, flags, addr = self.doRecvmsg(\n"
+                                                        "        self.serv_sock, len(MSG),\n"
+                                                        "        socket.CMSG_SPACE(SIZEOF_INT) - 1)\n")}
+    (group,) = run(tmp_path, files).duplicates
+    assert places(group) == [("a.py", 1, 7), ("b.py", 1, 7)]
