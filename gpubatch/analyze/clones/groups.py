@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .detect import Segments
-from .places import find_places, near
+from .places import FILE_OFFSET, find_places, near
 
 KIND_NAMES = {1: "exact", 2: "renamed", 3: "near-miss"}
 _BIG = np.iinfo(np.int64).max
@@ -46,8 +46,7 @@ class Lines:
 def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Lines:
     """Running min from the end and running max from the start, per file, in one pass each (a file's number
     added as a high offset keeps files apart)."""
-    big = np.int64(1) << 32
-    off = file_of.astype(np.int64) * big
+    off = file_of.astype(np.int64) * FILE_OFFSET
     run_max = np.maximum.accumulate(last.astype(np.int64) + off) - off
     run_min = np.minimum.accumulate((line.astype(np.int64) + off)[::-1])[::-1] - off
     return Lines(run_min, run_max, file_of)

@@ -17,7 +17,7 @@ from .detect import Segments
 
 SAME_COPY = 0.8  # places of one file that overlap by this share of the longer are one copy
 PROJECTIONS = 2  # rounds of carrying a piece of a copy over to that copy's copies
-_FILE = np.int64(1) << 32  # a file's number as a high offset keeps files' lines apart in one sorted key
+FILE_OFFSET = np.int64(1) << 32  # a file's number times this keeps files' lines apart in one sorted key
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,8 @@ def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.nd
     shares, and how many of its last nodes start on a last line that a node after it shares (the lines that
     `groups.whole_lines` leaves out of the report). One sorted search each: a file's first lines run upwards."""
     fo, first, total = lines.file_of, lines.first, len(lines.file_of)
-    key = fo.astype(np.int64) * _FILE + first
-    base = fo[n0].astype(np.int64) * _FILE
+    key = fo.astype(np.int64) * FILE_OFFSET + first
+    base = fo[n0].astype(np.int64) * FILE_OFFSET
     l0, l1 = first[n0], lines.last[n1 - 1]
     before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
     head = (n0 > 0) & (fo[before] == fo[n0]) & (lines.last[before] >= l0)

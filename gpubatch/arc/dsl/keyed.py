@@ -33,8 +33,7 @@ def key_colours(g: GridBatch) -> GridBatch:
     xp = g.xp
     n = len(g)
     sp = split(g)
-    d = g.data.astype(xp.int64)
-    marked, part = sp.counted, sp.part.ravel()
+    d, marked, part = sp.data, sp.counted, sp.part.ravel()
     area = xp.bincount(part, weights=sp.cell.ravel(), minlength=n * CELLS)
     total = xp.bincount(part, weights=marked.ravel(), minlength=n * CELLS)
     single = total > 0
@@ -58,9 +57,9 @@ def key_colours(g: GridBatch) -> GridBatch:
     r = xp.arange(MAX)
     src_r = xp.minimum(r0.reshape(n, 1) + r.reshape(1, MAX), MAX - 1)  # [B, 30]: the mask's i-th row
     src_c = xp.minimum(c0.reshape(n, 1) + r.reshape(1, MAX), MAX - 1)
-    key_r = _nth(xp, krow)[xp.arange(n).reshape(n, 1), xp.minimum(r * kh1.reshape(n, 1) // h1.reshape(n, 1), MAX)]
-    key_c = _nth(xp, kcol)[xp.arange(n).reshape(n, 1), xp.minimum(r * kw1.reshape(n, 1) // w1.reshape(n, 1), MAX)]
     b = xp.arange(n).reshape(n, 1, 1)
+    key_r = _nth(xp, krow)[b[:, 0], xp.minimum(r * kh1.reshape(n, 1) // h1.reshape(n, 1), MAX)]
+    key_c = _nth(xp, kcol)[b[:, 0], xp.minimum(r * kw1.reshape(n, 1) // w1.reshape(n, 1), MAX)]
     on = marked[b, src_r[:, :, None], src_c[:, None, :]]
     kr, kc = key_r[:, :, None], key_c[:, None, :]
     value = xp.where(on & key[b, kr, kc], d[b, kr, kc], 0)

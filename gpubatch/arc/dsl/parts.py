@@ -55,8 +55,8 @@ def _band_index(xp, full, size):
 class Split:
     """A batch divided by full lines: the divider colour [B] (-1: none), per row and per column its band
     (clipped at 0) and whether it lies in one, the numbers of bands, the cells in a part and the coloured
-    ones (0 and the divider not counted), and each cell's part as a flat index (grid * 900 + band row * 30 +
-    band column) [B, 30, 30]."""
+    ones (0 and the divider not counted), each cell's part as a flat index (grid * 900 + band row * 30 +
+    band column) [B, 30, 30], and the cells' colours as int64 [B, 30, 30]."""
 
     colour: object
     band_r: object
@@ -68,6 +68,7 @@ class Split:
     cell: object
     counted: object
     part: object
+    data: object
 
 
 def split(g: GridBatch) -> Split:
@@ -82,7 +83,7 @@ def split(g: GridBatch) -> Split:
     counted = cell & (d != 0) & (d != colour.reshape(n, 1, 1)) & (d < PAD)
     band_r, band_c = xp.maximum(band_r, 0), xp.maximum(band_c, 0)  # a line before the first band: not counted
     part = xp.arange(n).reshape(n, 1, 1) * CELLS + band_r[:, :, None] * MAX + band_c[:, None, :]
-    return Split(colour, band_r, band_c, line_r, line_c, nr, nc, cell, counted, part)
+    return Split(colour, band_r, band_c, line_r, line_c, nr, nc, cell, counted, part, d)
 
 
 def _part_stats(g: GridBatch):
@@ -92,8 +93,7 @@ def _part_stats(g: GridBatch):
     xp = g.xp
     n = len(g)
     sp = split(g)
-    d = g.data.astype(xp.int64)
-    part, cell, counted, colour, nr, nc = sp.part, sp.cell, sp.counted, sp.colour, sp.nr, sp.nc
+    part, cell, counted, colour, nr, nc, d = sp.part, sp.cell, sp.counted, sp.colour, sp.nr, sp.nc, sp.data
     flat = part.ravel()
     total = xp.zeros(n * CELLS, xp.int64)
     best = xp.zeros(n * CELLS, xp.float64)
