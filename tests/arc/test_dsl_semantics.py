@@ -475,3 +475,16 @@ def test_continue_lines_follows_the_first_full_line_under_each_lines_colours():
     assert _both("continue_lines(axis=rows)", g) == want
     assert _both("continue_lines(axis=cols)", [list(c) for c in zip(*g)]) == [list(c) for c in zip(*want)]
     assert _both("continue_lines(axis=cols)", g) == g  # no full column
+
+
+def test_tile_band_repeats_the_rows_that_hold_cells_over_the_grid_in_step():
+    g = [[0, 0, 0, 0],
+         [0, 0, 0, 0],
+         [0, 4, 0, 0],  # the band: rows 2-3, so rows 0, 2, 4 take its first row and 1, 3 its second
+         [4, 4, 4, 4],
+         [0, 0, 0, 0]]
+    want = [[0, 4, 0, 0], [4, 4, 4, 4], [0, 4, 0, 0], [4, 4, 4, 4], [0, 4, 0, 0]]
+    assert _both("tile_band(axis=v)", g) == want
+    assert _both("tile_band(axis=h)", [list(c) for c in zip(*g)]) == [list(c) for c in zip(*want)]
+    assert _both("tile_band(axis=h)", g) is None  # the band of columns spans the grid: nothing to tile
+    assert _both("tile_band(axis=v)", [[0, 0], [0, 0]]) is None  # no cell to tile

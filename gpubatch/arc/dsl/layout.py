@@ -1,4 +1,5 @@
-"""Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, reverse the
+"""Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, or tile the
+band that holds the grid's cells over all of it (both for a task's inputs), reverse the
 colours of concentric rings, keep only the centre row or column, fill the open lanes of a framed grid (these
 two meant for a task's inputs: the built-in search applies them at depth 1 only), lay a row along a square's
 diagonal, and sort the rows or columns by how full they are (at every depth); give each row or column its
@@ -57,6 +58,33 @@ def continue_pattern(g: GridBatch, axis: str) -> GridBatch:
     if axis == "h":
         return _continue_right(g)
     return _transposed(_continue_right(_transposed(g)))
+
+
+def _tile_right(g: GridBatch) -> GridBatch:
+    """Every column takes the column of the band (the first to the last column holding a non-0 cell) at its
+    place modulo the band's width, counted from the band's start; invalid without such a column or where the
+    band spans the grid."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    r = xp.arange(MAX)
+    nz = ((d != 0) & (d < PAD)).any(axis=1)  # [B, column]
+    first = nz.argmax(axis=1).reshape(n, 1)
+    span = (MAX - nz[:, ::-1].argmax(axis=1)).reshape(n, 1) - first
+    ok = nz.any(axis=1) & (span.reshape(n) < g.w) & (g.h > 0)
+    src = xp.where(r < g.w.reshape(n, 1), first + (r - first) % xp.maximum(span, 1), r)  # [B, column]
+    out = xp.take_along_axis(d, xp.broadcast_to(xp.clip(src, 0, MAX - 1)[:, None, :], d.shape), axis=2)
+    out = xp.where(d == PAD, PAD, out).astype(xp.uint8)
+    return GridBatch(out, xp.where(ok, g.h, 0).astype(xp.int32), g.w)
+
+
+@family("tile_band", "other", ref.tile_band, AXES, padded=True, first=True)
+def tile_band(g: GridBatch, axis: str) -> GridBatch:
+    """The band of columns (h) or rows (v) from the first to the last one holding a non-0 cell repeats over the
+    whole grid, in step with where it lies (`8eb1be9a`: a three-row strip becomes the grid's wallpaper)."""
+    if axis == "h":
+        return _tile_right(g)
+    return _transposed(_tile_right(_transposed(g)))
 
 
 @family("reverse_rings", "other", ref.reverse_rings, padded=True, first=True)

@@ -208,6 +208,17 @@ def continue_pattern(g, axis):
     return None
 
 
+def tile_band(g, axis):
+    if axis == "v":
+        out = tile_band(dmirror(g), "h")
+        return None if out is None else dmirror(out)
+    cols = [j for j in range(W(g)) if any(r[j] for r in g)]
+    if not cols or cols[-1] - cols[0] + 1 == W(g):
+        return None
+    first, span = cols[0], cols[-1] - cols[0] + 1
+    return [[r[first + (j - first) % span] for j in range(W(g))] for r in g]
+
+
 def reverse_rings(g):
     rings = (min(H(g), W(g)) + 1) // 2
     colour: dict = {}
