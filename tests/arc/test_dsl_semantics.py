@@ -488,3 +488,17 @@ def test_tile_band_repeats_the_rows_that_hold_cells_over_the_grid_in_step():
     assert _both("tile_band(axis=h)", [list(c) for c in zip(*g)]) == [list(c) for c in zip(*want)]
     assert _both("tile_band(axis=h)", g) is None  # the band of columns spans the grid: nothing to tile
     assert _both("tile_band(axis=v)", [[0, 0], [0, 0]]) is None  # no cell to tile
+
+
+def test_grow_square_draws_the_rows_on_along_their_period_and_step():
+    g = [[1, 1, 0, 0, 0, 0],
+         [0, 1, 0, 0, 0, 0],
+         [0, 0, 1, 1, 0, 0],  # every row is the one two above, moved two columns right
+         [0, 0, 0, 1, 0, 0]]
+    want = g + [[0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 1]]
+    assert _both("grow_square(axis=v)", g) == want
+    assert _both("grow_square(axis=h)", [list(c) for c in zip(*g)]) == [list(c) for c in zip(*want)]
+    assert _both("grow_square(axis=h)", g) is None  # wider than high: only downwards
+    assert _both("grow_square(axis=v)", [[1, 0, 0, 0], [0, 0, 1, 1], [0, 0, 0, 0]]) is None  # no period
+    stripes = [[0, 3, 0, 0], [0, 3, 0, 0]]
+    assert _both("grow_square(axis=v)", stripes) == stripes + [[0, 3, 0, 0], [0, 3, 0, 0]]  # period 1, no step

@@ -76,9 +76,10 @@ def test_search_applies_input_primitives_at_depth_1_only():
                                         "reverse_rings", "keep_centre", "spread", "paint_like", "elbow", "open_lines",
                                         "attract", "attach", "reflect",
                                         "mirror_around", "line_major", "keep_rect", "centre_on",
-                                        "fill_fullest", "stamp_on", "continue_lines", "key_colours", "tile_band"}
+                                        "fill_fullest", "stamp_on", "continue_lines", "key_colours", "tile_band",
+                                        "grow_square"}
     assert len(first) == (20 + 12 + 10 + 4 + 2 + 10 + 2 + 10 + 30 + 9 + 2 + 1 + 2 + 2 + 2 + 18 + 9 + 9 + 1 + 9 + 10 + 1
-                          + 1 + 9 + 1 + 9 + 2 + 1 + 2)
+                          + 1 + 9 + 1 + 9 + 2 + 1 + 2 + 2)
     # a battery program may still use them after other steps: the restriction is the built-in search's
     assert parse_program("rot90 | restore(c=9,out=patch)").text == "rot90 | restore(c=9,out=patch)"
 

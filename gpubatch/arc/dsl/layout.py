@@ -1,15 +1,15 @@
-"""Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, or tile the
-band that holds the grid's cells over all of it (both for a task's inputs), reverse the
-colours of concentric rings, keep only the centre row or column, fill the open lanes of a framed grid (these
-two meant for a task's inputs: the built-in search applies them at depth 1 only), lay a row along a square's
-diagonal, and sort the rows or columns by how full they are (at every depth); give each row or column its
-most frequent colour (a task's inputs: the noise on stripes); continue the rows (or columns) that start as the
-first full one does, under colours of their own, along its pattern (a task's inputs: ten passes, one a colour).
-Whole batches with array operations on NumPy or CuPy.
+"""Primitives on a grid's layout as a whole: continue a repeating pattern to the grid's edge, tile the band
+that holds the grid's cells over all of it, or grow the grid to a square along its own period (these three for
+a task's inputs), reverse the colours of concentric rings, keep only the centre row or column, fill the open
+lanes of a framed grid (these two meant for a task's inputs: the built-in search applies them at depth 1 only),
+lay a row along a square's diagonal, and sort the rows or columns by how full they are (at every depth); give
+each row or column its most frequent colour (a task's inputs: the noise on stripes); continue the rows (or
+columns) that start as the first full one does, under colours of their own, along its pattern (a task's
+inputs: ten passes, one a colour). Whole batches with array operations on NumPy or CuPy.
 """
 from __future__ import annotations
 
-from ..grids import MAX, PAD, GridBatch
+from ..grids import MAX, PAD, GridBatch, get_xp
 from ..kernels import background
 from . import reference as ref
 from .colour import COLOURS
@@ -85,6 +85,54 @@ def tile_band(g: GridBatch, axis: str) -> GridBatch:
     if axis == "h":
         return _tile_right(g)
     return _transposed(_tile_right(_transposed(g)))
+
+
+SHIFTS = (0, 1, -1, 2, -2, 3, -3)  # the sideways steps a period may take, in the order they are preferred
+
+
+def _shifted_cols(d, w, s: int):
+    """[B, 30, 30]: each row's cells s columns on (right for s > 0), 0 where that leaves the grid's width `w`."""
+    xp = get_xp(d)
+    j = xp.arange(MAX).reshape(1, 1, MAX)
+    src = j - s
+    v = xp.take_along_axis(d, xp.broadcast_to(xp.clip(src, 0, MAX - 1), d.shape), axis=2)
+    return xp.where((src >= 0) & (src < w), v, 0)
+
+
+def _grow_down(g: GridBatch) -> GridBatch:
+    """A grid wider than high grows to a square: each new row is the row p above it moved s columns on, for
+    the smallest period p (at most half the height) and the first step s of SHIFTS with which every row of the
+    grid from the p-th on already is; invalid without one or without a non-0 cell."""
+    xp = g.xp
+    n = len(g)
+    d = g.data
+    h, w = g.h.astype(xp.int64).reshape(n, 1, 1), g.w.astype(xp.int64).reshape(n, 1, 1)
+    i, j = xp.arange(MAX).reshape(1, MAX, 1), xp.arange(MAX).reshape(1, 1, MAX)
+    best_p, best_s = xp.zeros(n, xp.int64), xp.zeros(n, xp.int64)
+    moved = {s: _shifted_cols(d, w, s) for s in SHIFTS}
+    for p in range(MAX // 2, 0, -1):  # the first good (p, s) is written last
+        rows = (i[:, p:] < h) & (j < w)
+        for s in SHIFTS[::-1]:
+            good = ~((d[:, p:] != moved[s][:, :-p]) & rows).any(axis=(1, 2)) & (2 * p <= h.reshape(n))
+            best_p, best_s = xp.where(good, p, best_p), xp.where(good, s, best_s)
+    ok = (best_p > 0) & (g.h < g.w) & ((d != 0) & (d < PAD)).any(axis=(1, 2))
+    p, s = xp.maximum(best_p, 1).reshape(n, 1, 1), best_s.reshape(n, 1, 1)
+    k = xp.where(i >= h, (i - h + p) // p, 0)  # periods back to a row of the grid
+    src_r, src_c = xp.clip(i - k * p, 0, MAX - 1), j - k * s
+    v = xp.take_along_axis(d, xp.broadcast_to(src_r, d.shape), axis=1)
+    v = xp.take_along_axis(v, xp.broadcast_to(xp.clip(src_c, 0, MAX - 1), d.shape), axis=2)
+    out = xp.where((src_c >= 0) & (src_c < w), v, 0)
+    out = xp.where((i < w) & (j < w), out, PAD).astype(xp.uint8)
+    return GridBatch(out, xp.where(ok, g.w, 0).astype(xp.int32), g.w)
+
+
+@family("grow_square", "size", ref.grow_square, AXES, padded=True, first=True)
+def grow_square(g: GridBatch, axis: str) -> GridBatch:
+    """A grid grows to a square, downwards (v) or rightwards (h), each new row (column) the one a period back
+    moved by a step along it, as the grid's own rows already are (`53b68214`: a zigzag drawn on to the bottom)."""
+    if axis == "v":
+        return _grow_down(g)
+    return _transposed(_grow_down(_transposed(g)))
 
 
 @family("reverse_rings", "other", ref.reverse_rings, padded=True, first=True)
