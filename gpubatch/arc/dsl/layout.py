@@ -25,6 +25,13 @@ def _transposed(g: GridBatch) -> GridBatch:
                      g.h)
 
 
+def _column_band(d):
+    """Of a [B, 30, 30] batch: which columns hold a non-0 cell ([B, column]), and each grid's first and last such
+    column (0 and 29 where none does)."""
+    nz = ((d != 0) & (d < PAD)).any(axis=1)
+    return nz, nz.argmax(axis=1), MAX - 1 - nz[:, ::-1].argmax(axis=1)
+
+
 def _continue_right(g: GridBatch) -> GridBatch:
     """Columns right of the last one holding a non-0 cell repeat the pattern of the columns from the first
     such one: the smallest period p, shorter than their span, with which every cell there equals the one p
@@ -33,9 +40,7 @@ def _continue_right(g: GridBatch) -> GridBatch:
     n = len(g)
     d = g.data
     r = xp.arange(MAX)
-    nz = ((d != 0) & (d < PAD)).any(axis=1)  # [B, column]
-    first = nz.argmax(axis=1)
-    last = MAX - 1 - nz[:, ::-1].argmax(axis=1)
+    nz, first, last = _column_band(d)
     span = last - first + 1
     best = xp.full(n, MAX, xp.int64)
     for p in range(MAX - 1, 0, -1):  # the smallest good period is written last
@@ -68,9 +73,8 @@ def _tile_right(g: GridBatch) -> GridBatch:
     n = len(g)
     d = g.data
     r = xp.arange(MAX)
-    nz = ((d != 0) & (d < PAD)).any(axis=1)  # [B, column]
-    first = nz.argmax(axis=1).reshape(n, 1)
-    span = (MAX - nz[:, ::-1].argmax(axis=1)).reshape(n, 1) - first
+    nz, first, last = _column_band(d)
+    first, span = first.reshape(n, 1), (last + 1).reshape(n, 1) - first.reshape(n, 1)
     ok = nz.any(axis=1) & (span.reshape(n) < g.w) & (g.h > 0)
     src = xp.where(r < g.w.reshape(n, 1), first + (r - first) % xp.maximum(span, 1), r)  # [B, column]
     out = xp.take_along_axis(d, xp.broadcast_to(xp.clip(src, 0, MAX - 1)[:, None, :], d.shape), axis=2)
@@ -111,9 +115,9 @@ def _grow_down(g: GridBatch) -> GridBatch:
     best_p, best_s = xp.zeros(n, xp.int64), xp.zeros(n, xp.int64)
     moved = {s: _shifted_cols(d, w, s) for s in SHIFTS}
     for p in range(MAX // 2, 0, -1):  # the first good (p, s) is written last
-        rows = (i[:, p:] < h) & (j < w)
+        rows, twice = (i[:, p:] < h) & (j < w), 2 * p <= h.reshape(n)  # the period seen at least twice
         for s in SHIFTS[::-1]:
-            good = ~((d[:, p:] != moved[s][:, :-p]) & rows).any(axis=(1, 2)) & (2 * p <= h.reshape(n))
+            good = ~((d[:, p:] != moved[s][:, :-p]) & rows).any(axis=(1, 2)) & twice
             best_p, best_s = xp.where(good, p, best_p), xp.where(good, s, best_s)
     ok = (best_p > 0) & (g.h < g.w) & ((d != 0) & (d < PAD)).any(axis=(1, 2))
     p, s = xp.maximum(best_p, 1).reshape(n, 1, 1), best_s.reshape(n, 1, 1)
