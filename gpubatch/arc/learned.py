@@ -47,10 +47,9 @@ NAMES = {**{k: k for k in LEARNERS}, **{k + MAJOR: k for k in TABLE_KINDS}}  # e
 KINDS = tuple(NAMES)  # the rules the search fits on the inputs
 # tables fitted on the inputs only: the region kinds label every colour's regions (10 passes on NumPy),
 # `nearest` scans 120 lines a grid, `inbox` takes 10 colours' boxes, `half` sums rows and columns per object and
-# `nholes` and `shape` sum over each region's windows or places:
+# `shape` sums over each region's places:
 # costly over every depth-1 state; on the inputs they find what they find; so are the colour-free tables
-INPUT_TABLES = frozenset({"region", "extreme", "holes", "nearest", "inbox", "touch", "half", "nholes", "shape",
-                          *ANY_KINDS})
+INPUT_TABLES = frozenset({"region", "extreme", "holes", "nearest", "inbox", "touch", "half", "shape", *ANY_KINDS})
 STATE_KINDS = tuple(n for n in NAMES if NAMES[n] in TABLE_KINDS and NAMES[n] not in INPUT_TABLES)  # and on the
 # depth-1 states (not stamps)
 # learners whose context is wide enough to fit demos by chance: their fits rank with the colour maps, after every

@@ -1,11 +1,17 @@
 """Region features of the local-rule tables (`rules`): per cell, facts of its region (4-connected, one colour,
-every colour, 0 included), for the `region`, `extreme`, `holes` and `touch` kinds. Each labels every colour's regions of
-every grid (`labels`, memoized on the batch) and sums per region with one `bincount`, on NumPy or CuPy."""
+every colour, 0 included), for the `region`, `extreme`, `holes`, `touch` and `shape` kinds. Each labels every colour's
+regions of every grid (`labels`, memoized on the batch) and sums per region with one `bincount`, on NumPy or CuPy.
+
+`shape` names a region's shape wherever it lies: a sum, over its cells, of a fixed random code of each cell's place
+relative to the region's first cell. "Same shape, same colour" is read off an ARC-AGI-2 training task that is in
+neither ARC-AGI-1 set (ad38a9d0: each shape of 6s takes a colour of its own)."""
 from __future__ import annotations
 
-from .dsl.objects import labels, per_region, sizes_of
+import numpy as np
+
+from .dsl.objects import labels, per_label, per_region, sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
-from .kernels import memo
+from .kernels import background, memo
 
 
 def region(g: GridBatch):
@@ -95,3 +101,34 @@ def touching(g: GridBatch):
         code |= (per_region(g, beside & (d != c)) > 0).astype(xp.int64) << c
     lab = labels(g, 4, False, True)
     return xp.where((lab >= 0) & (d.reshape(n, CELLS) < PAD), code, 0).reshape(n, MAX, MAX)
+
+
+_SPAN = 2 * MAX  # columns of the place table: a cell lies 0..29 rows below its region's first cell, -29..29 across
+_SEED = 0x5EED
+
+
+def _owned(xp, g: GridBatch):
+    """bool [B, 900]: the cells that belong to a shape (inside the grid, not the grid's background colour)."""
+    d = g.data.reshape(len(g), CELLS)
+    return (d < PAD) & (d != background(g).reshape(-1, 1))
+
+
+def _place_codes(xp):
+    """int64 [30 * 60]: a fixed random code below 2**20 for each place relative to a region's first cell."""
+    return xp.asarray(np.random.default_rng(_SEED).integers(1, 1 << 20, size=MAX * _SPAN, dtype=np.int64))
+
+
+def shape_codes(g: GridBatch):
+    """int64 [B, 30, 30]: per cell, a code of its region's shape (below 2**30: at most 900 places of codes below
+    2**20, summed exactly in float64), equal for regions of one shape wherever they lie; 0 for the background
+    and outside the grid. Places are taken from the region's first cell in reading order, which every copy of
+    a shape has at the same place of it."""
+    xp = g.xp
+    n = len(g)
+    lab = labels(g, 4, False, True).astype(xp.int64)
+    cell = xp.arange(CELLS, dtype=xp.int64).reshape(1, CELLS)
+    start = xp.where(lab >= 0, lab, cell)
+    place = (cell // MAX - start // MAX) * _SPAN + (cell % MAX - start % MAX) + MAX
+    code = _place_codes(xp)[place]
+    total = xp.rint(per_label(xp, lab, code)).astype(xp.int64)
+    return xp.where(_owned(xp, g), total, 0).reshape(n, MAX, MAX)

@@ -24,11 +24,8 @@ A colour map (`colourmap`) is the special case "own colour"; the feature kinds h
 - `half`: own colour and where it lies in its object (as for `size`): above, on or below the object's centre
   row (its mean row), and left of, on or right of its centre column (`ce9e57f2`: the lower half of each bar
   turns cyan);
-- `nholes`: own colour and how many holes its shape has (4-connected, one colour, the grid's most common colour
-  excluded; `shapes`), up to 14 (`0a2355a6` of ARC-AGI-2 training: a shape with 1, 2 or 3 holes turns blue, red
-  or green);
-- `shape`: own colour and which shape it is, as `nholes` reads shapes, wherever it lies (`ad38a9d0`: each shape
-  of 6s takes its own colour);
+- `shape`: own colour and which shape it is (4-connected, one colour, the grid's most common colour excluded;
+  `regions`), wherever it lies (`ad38a9d0` of ARC-AGI-2 training: each shape of 6s takes a colour of its own);
 - `phase`: own colour, its row index and its column index modulo 3 (`ba26e723`: every third column);
 - `blank`: own colour, whether its row and whether its column hold only 0 (`c1d99e64`);
 - `parity`: own colour, its row index and its column index modulo 2 (`e9afcf9a`: two rows of alternating
@@ -59,11 +56,10 @@ import numpy as np
 from .dsl.geometry import bbox_params
 from .dsl.objects import labels, per_label, sizes_of
 from .grids import CELLS, MAX, PAD, GridBatch
-from .regions import extreme, holes, region, touching
-from .shapes import hole_counts, shape_codes
+from .regions import extreme, holes, region, shape_codes, touching
 
 KINDS = ("nbhd", "ring", "count", "same", "mask", "lines", "rays", "size", "rank", "phase", "blank", "parity", "region",
-         "extreme", "holes", "nearest", "back", "inbox", "touch", "half", "nholes", "shape")
+         "extreme", "holes", "nearest", "back", "inbox", "touch", "half", "shape")
 _FBITS = 40  # a feature code is below 2**40; the state index sits above it
 MAX_STATES = 1 << 19  # states per call, so that (state, feature, colour) packs into 63 bits
 
@@ -253,8 +249,6 @@ def features(g: GridBatch, kind: str):
         return d | holes(g) << 4
     if kind == "nearest":
         return d | _nearest(xp, d) << 4
-    if kind == "nholes":
-        return d | hole_counts(g) << 4
     if kind == "shape":
         return d | shape_codes(g) << 4
     if kind == "inbox":
