@@ -168,6 +168,50 @@ def extend(xp, prefix, ipw, b_start, b_end, a_start, a_end, b0, b1, a0, a1):
     return b0[keep], b1[keep], a0[keep], a1[keep]
 
 
+SHIFTS = 8  # a family of more segments than this, each a shift of the one before, is one repeated run
+WORK = 16  # nodes compared per node of the trees before families of shifted segments are thinned
+CHUNK = 1 << 23  # nodes compared per pass of `verify`: its memory stays bounded whatever the segments
+
+
+def shifted_runs(xp, file_of, b0, b1, a0, a1, limit: int = SHIFTS):
+    """bool per segment: dropped as a shift of another. A long run of one repeated statement (a generated
+    table), in one file or in two, pairs every window with the first of its hash: each pair grows to a segment
+    almost as long as the run, one per offset, and comparing them node by node is quadratic (200,000 lines of
+    `a = 1`: 3e10 nodes). In (files, original start, copy start) order such segments follow each other, each
+    holding more than half of the one before on both sides. A family of more than `limit` of them in one file
+    goes (a run of alike statements is not a copy of itself); across two files it keeps its first, the run's
+    copy, and what lies inside that copy on both sides goes too (the run's end against the other's start).
+    Shorter families (a stretch copied three times in a row) stay as they are. `find_segments` applies it only
+    where the comparisons would exceed `WORK` times the trees' nodes, so real trees' groups do not depend on it."""
+    n = len(b0)
+    out = xp.zeros(n, dtype=bool)
+    if n <= limit:
+        return out
+    length = b1 - b0
+    order = order_by(xp, file_of[b0], file_of[a0], a0, b0, int(length.max()) - length)
+    b0, b1, a0, a1, length = b0[order], b1[order], a0[order], a1[order], length[order]
+    over_b = xp.minimum(b1[1:], b1[:-1]) - xp.maximum(b0[1:], b0[:-1])
+    over_a = xp.minimum(a1[1:], a1[:-1]) - xp.maximum(a0[1:], a0[:-1])
+    short = xp.minimum(length[1:], length[:-1])
+    fb, fa = file_of[b0], file_of[a0]
+    alike = (fb[1:] == fb[:-1]) & (fa[1:] == fa[:-1]) & (2 * over_b > short) & (2 * over_a > short)
+    family = xp.cumsum(xp.concatenate([xp.ones(1, dtype=xp.int64), (~alike).astype(xp.int64)])) - 1
+    size = xp.bincount(family)
+    head = xp.concatenate([xp.ones(1, dtype=bool), ~alike])
+    drop = (size[family] > limit) & (~head | (fb == fa))
+    # what is left of such a run beside its copy (the run's end copied to the start of the other): inside the
+    # longest segment kept of the same two files, on both sides, where those files hold such a family
+    large = size[family] > limit
+    pair = xp.cumsum(xp.concatenate([xp.zeros(1, dtype=xp.int64), ((fb[1:] != fb[:-1]) | (fa[1:] != fa[:-1]))
+                                     .astype(xp.int64)]))
+    by_len = order_by(xp, pair, int(length.max()) - xp.where(drop, 0, length))
+    first = xp.concatenate([xp.ones(1, dtype=bool), pair[by_len][1:] != pair[by_len][:-1]])
+    big = by_len[first][pair]  # per segment: the longest kept segment of its two files
+    inside = (big != xp.arange(n)) & (b0 >= b0[big]) & (b1 <= b1[big]) & (a0 >= a0[big]) & (a1 <= a1[big])
+    out[order] = drop | (inside & (xp.bincount(pair, weights=large.astype(xp.float64)) > 0)[pair])
+    return out
+
+
 def verify(xp, shape, exact, b0, b1, a0):
     """Per segment: (all shapes equal, nodes whose exact keys differ), compared node by node for all segments
     at once."""
@@ -175,6 +219,18 @@ def verify(xp, shape, exact, b0, b1, a0):
     total = int(lengths.sum()) if len(lengths) else 0
     if total == 0:
         return xp.ones(len(b0), dtype=bool), xp.zeros(len(b0), xp.int64)
+    if total <= CHUNK:
+        return _compare(xp, shape, exact, b0, a0, lengths, total)
+    # in slices of whole segments of about CHUNK nodes (a longer segment alone), so memory stays bounded
+    cut = [0, *xp.unique(xp.searchsorted(xp.cumsum(lengths), xp.arange(CHUNK, total, CHUNK), side="right")).tolist(),
+           len(b0)]
+    parts = [_compare(xp, shape, exact, b0[i:j], a0[i:j], lengths[i:j], int(lengths[i:j].sum()))
+             for i, j in zip(cut, cut[1:]) if j > i]
+    return xp.concatenate([p[0] for p in parts]), xp.concatenate([p[1] for p in parts])
+
+
+def _compare(xp, shape, exact, b0, a0, lengths, total: int):
+    """`verify` of segments holding `total` nodes in all, in one pass."""
     seg = xp.repeat(xp.arange(len(b0)), lengths)
     off = xp.arange(total) - (xp.cumsum(lengths) - lengths)[seg]
     ib, ia = b0[seg] + off, a0[seg] + off
@@ -233,5 +289,8 @@ def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host
     # long a copy, so the two are two places (else they would merge into one)
     a1 = xp.minimum(a1, b0)
     b1 = b0 + (a1 - a0)
+    if len(b0) and int((b1 - b0).sum()) > WORK * len(key) + (1 << 20):  # never on real trees (stdlib: 0.3x)
+        keep = ~shifted_runs(xp, file_of, b0, b1, a0, a1)
+        b0, b1, a0, a1 = b0[keep], b1[keep], a0[keep], a1[keep]
     same, renamed = verify(xp, shape, exact, b0, b1, a0)
     return tuple(host(x[same]) for x in (b0, b1, a0, a1, renamed))

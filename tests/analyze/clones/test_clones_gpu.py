@@ -27,3 +27,21 @@ def test_cupy_groups_equal_numpy():
     gpu = find_clones(cupy_backend(0), feats, paths, settings)
     assert len(cpu) > 50 and {g.kind for g in cpu} == {1, 2, 3}
     assert cpu == gpu
+
+
+def test_cupy_thins_long_runs_as_numpy_does():
+    """A generated table in one file and in two (`detect.shifted_runs`, past the work bound), and `verify` in
+    slices: the same segments on both backends."""
+    import cupy
+    import numpy as np
+
+    import gpubatch.analyze.clones.detect as d
+    from tests.analyze.clones.test_detect import keys
+
+    rep = [1, 2, 3] * 20_000
+    for files in ([rep], [rep, [9] + rep]):
+        shape, fo, starts, ends = keys(*files)
+        host = d.find_segments(np, shape, shape, shape, fo, starts, ends, 4, np.asarray)
+        on = [cupy.asarray(a) for a in (shape, shape, shape, fo, starts, ends)]
+        dev = d.find_segments(cupy, *on, 4, cupy.asnumpy)
+        assert all(np.array_equal(a, b) for a, b in zip(host, dev))

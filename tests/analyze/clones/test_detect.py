@@ -1,7 +1,7 @@
 """The clone search on key sequences made by hand: windows, joins, runs, verification and chaining."""
 import numpy as np
 
-from gpubatch.analyze.clones.detect import chain, find_segments, prefix_hashes, window_hashes
+from gpubatch.analyze.clones.detect import chain, find_segments, prefix_hashes, shifted_runs, verify, window_hashes
 from gpubatch.analyze.clones.features import mix
 
 W = 4
@@ -85,3 +85,37 @@ def test_hash_collisions_are_dropped_by_verification(monkeypatch):
 
     monkeypatch.setattr(d, "window_hashes", colliding)
     assert len(segments([list(range(10)), list(range(50, 60))])[0]) == 0
+
+
+def test_long_families_of_shifted_segments_thin_to_one_copy_or_none():
+    # segments (b0, b1, a0, a1), each a shift of the one before by 3 nodes: 12 in one file, 12 across two files,
+    # and 3 in one file (a stretch copied three times in a row stays)
+    fo = np.repeat(np.arange(4), 1000)
+    one = [(100 + 3 * k, 400, 100, 400 - 3 * k) for k in range(1, 13)]
+    two = [(1000 + 3 * k, 1400, 2000, 2400 - 3 * k) for k in range(12)]
+    few = [(3100 + 3 * k, 3400, 3100, 3400 - 3 * k) for k in range(1, 4)]
+    b0, b1, a0, a1 = (np.asarray(x) for x in zip(*(one + two + few)))
+    drop = shifted_runs(np, fo, b0, b1, a0, a1)
+    assert drop[:12].all() and drop[12:24].tolist() == [False] + [True] * 11 and not drop[24:].any()
+
+
+def test_a_run_of_one_statement_is_no_copy_of_itself_and_stays_cheap():
+    rep = [1, 2, 3] * 20_000  # 60,000 nodes: compared pair by pair its shifted copies would be ~6e8 nodes
+    b0, b1, _, _, _ = segments([rep])
+    assert len(b0) <= 1 and (b1 - b0 < 3 * 3).all()  # at most the first shift, a copy under 3 periods long
+    b0, b1, a0, a1, _ = segments([rep, [9] + rep])  # in two files: the run's one copy, and short shifts
+    rows = list(zip(b0.tolist(), b1.tolist(), a0.tolist(), a1.tolist()))
+    assert (60_001, 120_001, 0, 60_000) in rows and all(r[1] - r[0] < 9 for r in rows if r[0] != 60_001 or r[2])
+
+
+def test_verify_in_slices_equals_one_pass(monkeypatch):
+    import gpubatch.analyze.clones.detect as d
+
+    shape, exact = np.arange(1000) % 7, np.arange(1000) % 5
+    b0 = np.arange(0, 600, 37)
+    b1 = b0 + np.arange(len(b0)) % 9 + 20
+    a0 = b0 + 35
+    whole = verify(np, shape, exact, b0, b1, a0)
+    monkeypatch.setattr(d, "CHUNK", 50)
+    sliced = verify(np, shape, exact, b0, b1, a0)
+    assert all(np.array_equal(x, y) for x, y in zip(whole, sliced))

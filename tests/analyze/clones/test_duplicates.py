@@ -308,3 +308,10 @@ def test_a_copy_that_ends_one_call_into_a_statement_does_not_report_that_line(tm
     b = "def g(v0):\n" + shared + "    log.warning('done', v5, v4, v3, v2)\n"
     (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates  # `log.` matches too: line 7 is not copied
     assert places(g) == [("a.py", 1, 6), ("b.py", 1, 6)]  # from the def (signatures are not compared)
+
+
+def test_a_generated_table_is_no_copy_of_itself_but_its_copy_elsewhere_is(tmp_path):
+    table = "a = 1\n" * 50_000  # every window alike: pairing them all used to ask for tens of GB
+    assert run(tmp_path / "one", {"t.py": table}).duplicates == []
+    res = run(tmp_path / "two", {"t.py": table, "u.py": table})
+    assert [places(g) for g in res.duplicates] == [[("t.py", 1, 50_000), ("u.py", 1, 50_000)]]
