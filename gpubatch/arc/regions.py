@@ -107,7 +107,7 @@ _SPAN = 2 * MAX  # columns of the place table: a cell lies 0..29 rows below its 
 _SEED = 0x5EED
 
 
-def _owned(xp, g: GridBatch):
+def _owned(g: GridBatch):
     """bool [B, 900]: the cells that belong to a shape (inside the grid, not the grid's background colour)."""
     d = g.data.reshape(len(g), CELLS)
     return (d < PAD) & (d != background(g).reshape(-1, 1))
@@ -131,4 +131,4 @@ def shape_codes(g: GridBatch):
     place = (cell // MAX - start // MAX) * _SPAN + (cell % MAX - start % MAX) + MAX
     code = _place_codes(xp)[place]
     total = xp.rint(per_label(xp, lab, code)).astype(xp.int64)
-    return xp.where(_owned(xp, g), total, 0).reshape(n, MAX, MAX)
+    return xp.where(_owned(g), total, 0).reshape(n, MAX, MAX)
