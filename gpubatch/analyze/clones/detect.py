@@ -198,10 +198,10 @@ def shifted_runs(xp, file_of, b0, b1, a0, a1, limit: int = SHIFTS):
     family = xp.cumsum(xp.concatenate([xp.ones(1, dtype=xp.int64), (~alike).astype(xp.int64)])) - 1
     size = xp.bincount(family)
     head = xp.concatenate([xp.ones(1, dtype=bool), ~alike])
-    drop = (size[family] > limit) & (~head | (fb == fa))
+    large = size[family] > limit
+    drop = large & (~head | (fb == fa))
     # what is left of such a run beside its copy (the run's end copied to the start of the other): inside the
     # longest segment kept of the same two files, on both sides, where those files hold such a family
-    large = size[family] > limit
     pair = xp.cumsum(xp.concatenate([xp.zeros(1, dtype=xp.int64), ((fb[1:] != fb[:-1]) | (fa[1:] != fa[:-1]))
                                      .astype(xp.int64)]))
     by_len = order_by(xp, pair, int(length.max()) - xp.where(drop, 0, length))
