@@ -4,10 +4,8 @@ on a 27x27 grid with many matches).
 
 Each form returns exactly the reference's value, its sets built in the reference's order so that they iterate
 alike, or None where its input is outside what it handles (then the reference in `prims_*` runs, errors
-included); `FORMS` replaces those primitives in the solver table. Where building the result's sets is itself
-the cost there is no such form: a patch shifted to every location of a set and merged (`mapply(lbind(shift, p),
-locations)`, the longest evaluations of the cross battery, `benchmarks/arcdsl_tail.py`) costs about 1 us a cell
-in `frozenset` alone, and array arithmetic before it gained nothing.
+included); `FORMS` replaces those primitives in the solver table, with `mapply` of a shifted patch
+(`shifts.py`).
 """
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import prims_objects
+from . import prims_objects, shifts
 
 MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
 _GRIDS: dict[int, tuple[Any, np.ndarray]] = {}  # id -> (grid, its array): a solver scans one grid many times
@@ -95,4 +93,4 @@ def occurrences(grid, obj):
     return prims_objects.occurrences(grid, obj)
 
 
-FORMS = {"occurrences": occurrences}
+FORMS = {"occurrences": occurrences, "mapply": shifts.mapply}
