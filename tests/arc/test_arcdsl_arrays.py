@@ -42,6 +42,18 @@ def test_occurrences_array_equals_the_reference(case):
     assert _same_order(arrays.occurrences_array(grid, obj), prims_objects.occurrences(grid, obj))
 
 
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(1, 14), st.integers(1, 14), st.integers(1, 5), st.integers(1, 5), st.integers(0, 2),
+       st.integers(0, 2 ** 64), st.booleans())
+def test_occurrences_of_a_solid_rectangle_equal_the_reference(h, w, oh, ow, colour, seed, as_bool):
+    """A rectangle of one colour (`asobject` of a `canvas`) takes the summed-area path."""
+    rnd = __import__("random").Random(seed)
+    grid = tuple(tuple(rnd.choice((0, 0, 0, 1, 2)) for _ in range(w)) for _ in range(h))
+    value = bool(colour % 2) if as_bool else colour
+    obj = frozenset((value, (i + 2, j - 1)) for i in range(oh) for j in range(ow))
+    assert _same_order(arrays.occurrences_array(grid, obj), prims_objects.occurrences(grid, obj))
+
+
 @pytest.mark.parametrize("grid,obj", [
     ((), frozenset({(1, (0, 0))})),  # no rows
     (((),), frozenset({(1, (0, 0))})),  # an empty row

@@ -5,10 +5,12 @@ on a 27x27 grid with many matches).
 Each form returns exactly the reference's value, its sets built in the reference's order so that they iterate
 alike, or None where its input is outside what it handles (then the reference in `prims_*` runs, errors
 included); `FORMS` replaces those primitives in the solver table, with `mapply` of a shifted patch
-(`shifts.py`).
+(`shifts.py`). A rectangle of one colour (`asobject` of a `canvas`, searched for at many sizes) is found by a
+summed-area table instead of comparing every window.
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -58,7 +60,7 @@ def object_cells(patch: Any) -> np.ndarray | None:
         flat = [(v, i, j) for v, (i, j) in patch]
     except (TypeError, ValueError):
         return None
-    if any(type(x) not in (int, bool) for row in flat for x in row):
+    if not set(map(type, chain.from_iterable(flat))) <= {int, bool}:
         return None
     try:
         return np.array(flat, dtype=np.int64)
@@ -78,9 +80,20 @@ def occurrences_array(grid: Any, obj: Any) -> frozenset | None:
     h2, w2 = g.shape[0] - oh + 1, g.shape[1] - ow + 1
     if h2 <= 0 or w2 <= 0:
         return frozenset()
-    windows = np.lib.stride_tricks.sliding_window_view(g, (oh, ow))  # [h2, w2, oh, ow], no copy
-    hit = (windows[:, :, cells[:, 1], cells[:, 2]] == cells[:, 0]).all(axis=2)
+    if len(cells) == oh * ow and (cells[:, 0] == cells[0, 0]).all():
+        hit = _solid(g == cells[0, 0], oh, ow)  # a rectangle of one colour (`asobject` of a `canvas`)
+    else:
+        g = np.ascontiguousarray(g)
+        windows = np.ndarray((h2, w2, oh, ow), g.dtype, g, 0, g.strides * 2)  # every window, no copy
+        hit = (windows[:, :, cells[:, 1], cells[:, 2]] == cells[:, 0]).all(axis=2)
     return frozenset(set(map(tuple, np.argwhere(hit).tolist())))  # row by row into a set, as the reference
+
+
+def _solid(eq: np.ndarray, oh: int, ow: int) -> np.ndarray:
+    """Windows of oh x ow cells that are all True, by a summed-area table."""
+    s = np.zeros((eq.shape[0] + 1, eq.shape[1] + 1), dtype=np.int64)
+    s[1:, 1:] = eq.cumsum(axis=0).cumsum(axis=1)
+    return s[oh:, ow:] - s[:-oh, ow:] - s[oh:, :-ow] + s[:-oh, :-ow] == oh * ow
 
 
 def occurrences(grid, obj):
