@@ -48,8 +48,22 @@ def test_shifted_union_equals_the_reference(case):
     assert _same_order(got, prims_func.mapply(prims_func.lbind(prims_patch.shift, patch), places))
 
 
-def test_the_solver_table_takes_the_array_form():
-    assert solver_table()["mapply"] is shifts.mapply
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(patch_and_locations())
+def test_shifted_copies_equal_the_reference(case):
+    """Every copy and the set of copies laid out alike (the cells built once, inserted in the same order)."""
+    patch, places = case
+    with _every_size():
+        got = shifts.shifted_copies(patch, places)
+    ref = prims_func.apply(prims_func.lbind(prims_patch.shift, patch), places)
+    if got is None:  # only where the cells in reach outnumber twice the copies' cells
+        return
+    assert _same_order(got, ref) and all(list(a) == list(b) for a, b in zip(got, ref))
+
+
+def test_the_solver_table_takes_the_array_forms():
+    table = solver_table()
+    assert table["mapply"] is shifts.mapply and table["apply"] is shifts.apply
 
 
 def test_only_lbind_of_shift_is_recognised():
@@ -72,9 +86,10 @@ def test_only_lbind_of_shift_is_recognised():
 def test_declines_what_it_does_not_handle(patch, places):
     fn = prims_func.lbind(prims_patch.shift, patch)
     with _every_size():
-        assert shifts.shifted_union(patch, places) is None
-        ref, got = run_oracle(prims_func.mapply, fn, places), run_oracle(shifts.mapply, fn, places)
-    assert type(got) is type(ref) and (isinstance(ref, Exception) or _same_order(got, ref))
+        assert shifts.shifted_union(patch, places) is None and shifts.shifted_copies(patch, places) is None
+        for form, reference in ((shifts.mapply, prims_func.mapply), (shifts.apply, prims_func.apply)):
+            ref, got = run_oracle(reference, fn, places), run_oracle(form, fn, places)
+            assert type(got) is type(ref) and (isinstance(ref, Exception) or _same_order(got, ref))
 
 
 def test_a_large_case_takes_the_array_path():

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import prims_func, prims_patch, setorder
+from . import prims_base, prims_func, prims_patch, setorder
 
 MIN_CELLS = 4096  # copies x patch cells below which the reference is as fast
 MAX_TABLE = 1 << 22  # cells in reach (colours x rows x columns) past which the reference runs
@@ -28,12 +28,18 @@ CHUNK = 1 << 21  # copy cells gathered at once
 _LBIND = prims_func.lbind(prims_patch.shift, None).__code__  # the closure `lbind` makes of a two-parameter function
 
 
-def bound_shift(function: Any) -> Any:
-    """The patch of `lbind(shift, patch)`, else None."""
+def bound(function: Any) -> tuple[Any, Any] | None:
+    """(function, fixed) of a closure `lbind(function, fixed)` of a two-parameter function, else None."""
     if getattr(function, "__code__", None) is not _LBIND:
         return None
     cells = dict(zip(_LBIND.co_freevars, (c.cell_contents for c in function.__closure__)))
-    return cells["fixed"] if cells.get("function") is prims_patch.shift else None
+    return cells.get("function"), cells.get("fixed")
+
+
+def bound_shift(function: Any) -> Any:
+    """The patch of `lbind(shift, patch)`, else None."""
+    got = bound(function)
+    return got[1] if got is not None and got[0] is prims_patch.shift else None
 
 
 def _ints(rows: list, types: set) -> np.ndarray | None:
@@ -94,6 +100,15 @@ class _Reach:
             return at
         return setorder.tuple_hash(np.repeat(setorder.int_hash(self.colours), len(at)), np.tile(at, len(self.colours)))
 
+    def tuples(self) -> list:
+        """Every cell in reach as the tuple `shift` would build, in table order."""
+        i = np.repeat(np.arange(self.rows) + self.lo[0], self.cols).tolist()
+        j = np.tile(np.arange(self.cols) + self.lo[1], self.rows).tolist()
+        if not self.obj:
+            return list(zip(i, j))
+        at = list(zip(i, j))
+        return [(v, c) for v in self.colours.tolist() for c in at]
+
     def cells(self, keys: np.ndarray) -> frozenset:
         """The frozenset of the cells at table indexes `keys`, inserted in that order."""
         plane = self.rows * self.cols
@@ -129,6 +144,24 @@ def shifted_union(patch: Any, locations: Any) -> frozenset | None:
     return reach.cells(_first_cells(z, outer, reach.shift, reach.base))
 
 
+def shifted_copies(patch: Any, locations: Any) -> frozenset | None:
+    """`apply(lbind(shift, patch), locations)` for a non-empty patch of ints and a frozenset of int pairs: each copy
+    built from cell tuples made once for all copies, inserted in the patch's order, the copies in the locations'
+    order, so every set is laid out as the reference's; None where the input is outside that or small."""
+    if type(patch) is not frozenset or type(locations) is not frozenset or not patch \
+            or len(patch) * len(locations) < MIN_CELLS:
+        return None
+    parsed, offs = _patch(patch), _offsets(locations)
+    if parsed is None or offs is None:
+        return None
+    reach = _Reach(parsed[0], offs, parsed[1])
+    if reach.size > min(MAX_TABLE, 2 * len(patch) * len(locations)):
+        return None
+    made = reach.tuples().__getitem__
+    rows = (reach.shift[:, None] + reach.base).tolist()
+    return frozenset([frozenset(map(made, row)) for row in rows])
+
+
 def _copy_hashes(table: np.ndarray, shift: np.ndarray, base: np.ndarray) -> np.ndarray:
     return setorder.frozenset_hash(table[shift[:, None] + base])
 
@@ -151,11 +184,18 @@ def _first_cells(z: np.ndarray, outer: np.ndarray, shift: np.ndarray, base: np.n
     return cells[owner[cells] == np.repeat(np.arange(len(parts)), len(base))]
 
 
-def mapply(function, container):
-    """`mapply` of the solver table: `shifted_union` where it applies, else the reference."""
+def _shifted(form, function, container) -> frozenset | None:
     patch = bound_shift(function)
-    if patch is not None:
-        found = shifted_union(patch, container)
-        if found is not None:
-            return found
-    return prims_func.mapply(function, container)
+    return None if patch is None else form(patch, container)
+
+
+def apply(function, container):
+    """`apply` of the solver table: `shifted_copies` where it applies, else the reference."""
+    found = _shifted(shifted_copies, function, container)
+    return prims_func.apply(function, container) if found is None else found
+
+
+def mapply(function, container):
+    """`mapply` of the solver table: `shifted_union` where it applies, else the reference (through `apply`)."""
+    found = _shifted(shifted_union, function, container)
+    return prims_base.merge(apply(function, container)) if found is None else found
