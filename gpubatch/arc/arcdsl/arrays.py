@@ -5,7 +5,8 @@ on a 27x27 grid with many matches).
 Each form returns exactly the reference's value, its sets built in the reference's order so that they iterate
 alike, or None where its input is outside what it handles (then the reference in `prims_*` runs, errors
 included); `FORMS` replaces those primitives in the solver table, with `apply` and `mapply` of a shifted
-patch (`shifts.py`) and `argmin`/`argmax` by a distance (`nearest.py`). A rectangle of one colour (`asobject` of a `canvas`, searched for at many sizes) is found by a
+patch (`shifts.py`), `argmin`/`argmax` by a distance (`nearest.py`) and `prapply` of `connect`
+(`lines.py`). A rectangle of one colour (`asobject` of a `canvas`, searched for at many sizes) is found by a
 summed-area table instead of comparing every window.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import nearest, prims_objects, shifts
+from . import lines, nearest, prims_objects, shifts
 
 MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
 _GRIDS: dict[int, tuple[Any, np.ndarray]] = {}  # id -> (grid, its array): a solver scans one grid many times
@@ -107,4 +108,4 @@ def occurrences(grid, obj):
 
 
 FORMS = {"occurrences": occurrences, "apply": shifts.apply, "mapply": shifts.mapply, "argmin": nearest.argmin,
-         "argmax": nearest.argmax}
+         "argmax": nearest.argmax, "prapply": lines.prapply}
