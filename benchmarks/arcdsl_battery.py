@@ -5,6 +5,9 @@ and `cross` (every solver on every task of a 1-in-K sample of the tasks). Outcom
 
     python benchmarks/arcdsl_battery.py --solvers ../shared/arc/arc-dsl/solvers.py --cross-every 10 \
         --gpus 2 --device cpu --json out/arcdsl.json
+
+gpubatch runs from a temporary folder, so `PYTHONPATH=OTHER_TREE python benchmarks/arcdsl_battery.py ...`
+measures that tree's code (the command's own folder would come first on `sys.path` otherwise).
 """
 from __future__ import annotations
 
@@ -65,10 +68,11 @@ def ours(args, battery: str, ids: list[str]) -> tuple[dict, float, dict]:
     with tempfile.TemporaryDirectory() as tmp:
         res = Path(tmp) / "r.json"
         cmd = [sys.executable, "-m", "gpubatch", "--device", args.device, "--gpus", str(args.gpus), "run-batt",
-               "--solvers", args.solvers, "--battery", battery, "--task-ids", ",".join(ids), "--results", str(res),
+               "--solvers", str(Path(args.solvers).resolve()), "--battery", battery, "--task-ids", ",".join(ids), "--results", str(res),
                "--no-progress", "-q"]
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        # from the temporary folder: `-m gpubatch` imports the tree on PYTHONPATH, not the one in the current folder
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         wall = time.perf_counter() - t0
         if proc.returncode not in (0, 1):
             raise SystemExit(proc.stderr[-2000:])
