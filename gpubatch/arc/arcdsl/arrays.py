@@ -17,29 +17,25 @@ from typing import Any
 import numpy as np
 
 from . import lines, nearest, prims_objects, shifts
+from .values import ByIdentity
 
 MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
-_GRIDS: dict[int, tuple[Any, np.ndarray]] = {}  # id -> (grid, its array): a solver scans one grid many times
-_GRIDS_KEPT = 16
+_GRIDS = ByIdentity()  # grid -> its array: a solver scans one grid many times
 
 
 def grid_array(grid: Any) -> np.ndarray | None:
     """A grid (a non-empty tuple of equal, non-empty tuples of integers) as an int64 array; None otherwise."""
-    hit = _GRIDS.get(id(grid))
-    if hit is not None and hit[0] is grid:
-        return hit[1]
+    return _GRIDS.read(grid, _grid_array)
+
+
+def _grid_array(grid: Any) -> np.ndarray | None:
     if type(grid) is not tuple or not grid or type(grid[0]) is not tuple or not grid[0]:
         return None
     w = len(grid[0])
     if any(type(row) is not tuple or len(row) != w for row in grid):
         return None
     arr = _ints(grid)
-    if arr is None or arr.ndim != 2:
-        return None
-    if len(_GRIDS) >= _GRIDS_KEPT:
-        _GRIDS.clear()  # one call, safe where worker threads share the module
-    _GRIDS[id(grid)] = (grid, arr)
-    return arr
+    return arr if arr is not None and arr.ndim == 2 else None
 
 
 def _ints(rows: Any) -> np.ndarray | None:

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import prims_func, prims_patch
 from .limits import MAX_ITEMS, bound
-from .shifts import _offsets
+from .values import int_pairs
 
 MIN_PAIRS = 256  # below this the reference is as fast
 
@@ -26,7 +26,7 @@ def distinct_lines(a, b) -> frozenset | None:
     if type(a) is not frozenset or type(b) is not frozenset or len(a) * len(b) < MIN_PAIRS:
         return None
     bound(len(a) * len(b), "prapply", MAX_ITEMS)
-    pa, pb = _offsets(a), _offsets(b)
+    pa, pb = int_pairs(a), int_pairs(b)
     if pa is None or pb is None:
         return None
     first = np.repeat(pa[None], len(pb), axis=0).reshape(-1, 2)  # pair k: a's k % |a|, b's k // |a|

@@ -16,36 +16,26 @@ from typing import Any
 import numpy as np
 
 from . import prims_base, prims_func, prims_patch
-from .shifts import bound, _patch
+from .values import ByIdentity, bound, closure, patch_cells
 
 MIN_ELEMENTS = 16  # containers smaller than this: the reference is as fast
 _COMPOSE = prims_func.compose(None, None).__code__
-_SEEN: dict[int, tuple[Any, list, np.ndarray]] = {}  # id -> (container, its elements, their locations)
-_SEEN_KEPT = 16
+_SEEN = ByIdentity()  # container -> (its elements, their locations)
 
 
 def distance_key(compfunc: Any) -> Any:
     """The patch of `compose(lbind(manhattan, patch), initset)`, else None."""
-    if getattr(compfunc, "__code__", None) is not _COMPOSE:
-        return None
-    parts = dict(zip(_COMPOSE.co_freevars, (c.cell_contents for c in compfunc.__closure__)))
-    if parts.get("inner") is not prims_base.initset:
+    parts = closure(compfunc, _COMPOSE)
+    if parts is None or parts.get("inner") is not prims_base.initset:
         return None
     outer = bound(parts.get("outer"))
     return outer[1] if outer is not None and outer[0] is prims_patch.manhattan else None
 
 
 def _elements(container: Any) -> tuple[list, np.ndarray] | None:
-    hit = _SEEN.get(id(container))
-    if hit is not None and hit[0] is container:
-        return hit[1], hit[2]
-    parsed = _patch(container)
-    if parsed is None:
-        return None
-    if len(_SEEN) >= _SEEN_KEPT:
-        _SEEN.clear()
-    _SEEN[id(container)] = (container, list(container), parsed[0][:, 1:])
-    return _SEEN[id(container)][1:]
+    """The container's elements in iteration order and their locations [n, 2], else None."""
+    parsed = patch_cells(container)
+    return None if parsed is None else (list(container), parsed[0][:, 1:])
 
 
 def _pick(container: Any, compfunc: Any, pick) -> tuple[bool, Any]:
@@ -55,7 +45,7 @@ def _pick(container: Any, compfunc: Any, pick) -> tuple[bool, Any]:
     patch = distance_key(compfunc)
     if type(patch) is not frozenset or not patch:
         return False, None
-    fixed, got = _patch(patch), _elements(container)
+    fixed, got = patch_cells(patch), _SEEN.read(container, _elements)
     if fixed is None or got is None:
         return False, None
     elements, locs = got

@@ -18,12 +18,11 @@ import numpy as np
 U = np.uint64
 _XX1, _XX2, _XX5 = U(11400714785074694791), U(14029467366897019727), U(2870177450012600261)
 _ALL = U(0xFFFFFFFFFFFFFFFF)
-SAFE_INT = 1 << 60  # ints below this in magnitude hash to themselves (CPython's modulus is 2**61 - 1)
 _CHECKED: list[bool] = []
 
 
 def int_hash(x: np.ndarray) -> np.ndarray:
-    """hash() of int64 values of magnitude below SAFE_INT, as uint64 (hash(-1) is -2)."""
+    """hash() of int64 values of magnitude below 2**61 - 1 (CPython's modulus), as uint64 (hash(-1) is -2)."""
     x = np.asarray(x, dtype=np.int64)
     return np.where(x == -1, np.int64(-2), x).view(U)
 

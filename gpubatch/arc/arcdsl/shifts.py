@@ -20,61 +20,17 @@ from typing import Any
 import numpy as np
 
 from . import prims_base, prims_func, prims_patch, setorder
+from .values import bound, int_pairs, patch_cells
 
 MIN_CELLS = 4096  # copies x patch cells below which the reference is as fast
 MAX_TABLE = 1 << 22  # cells in reach (colours x rows x columns) past which the reference runs
-LIMIT = 1 << 40  # coordinates and colours of larger magnitude: the reference (Python ints never overflow)
 CHUNK = 1 << 21  # copy cells gathered at once
-_LBIND = prims_func.lbind(prims_patch.shift, None).__code__  # the closure `lbind` makes of a two-parameter function
-
-
-def bound(function: Any) -> tuple[Any, Any] | None:
-    """(function, fixed) of a closure `lbind(function, fixed)` of a two-parameter function, else None."""
-    if getattr(function, "__code__", None) is not _LBIND:
-        return None
-    cells = dict(zip(_LBIND.co_freevars, (c.cell_contents for c in function.__closure__)))
-    return cells.get("function"), cells.get("fixed")
 
 
 def bound_shift(function: Any) -> Any:
     """The patch of `lbind(shift, patch)`, else None."""
     got = bound(function)
     return got[1] if got is not None and got[0] is prims_patch.shift else None
-
-
-def _ints(rows: list, types: set) -> np.ndarray | None:
-    """Rows of equal length, of Python ints (of `types`), as int64 of magnitude below LIMIT, else None."""
-    if not set(map(type, chain.from_iterable(rows))) <= types:
-        return None
-    try:
-        arr = np.array(rows, dtype=np.int64)
-    except (OverflowError, ValueError):
-        return None
-    return arr if arr.ndim == 2 and np.abs(arr).max(initial=0) < LIMIT else None
-
-
-def _patch(patch: frozenset) -> tuple[np.ndarray, bool] | None:
-    """The patch's cells in its iteration order as [n, 3] (colour, i, j; colour 0 for indices), and whether it is
-    an object; None unless every element has the form of the first and plain ints (no bools)."""
-    try:
-        obj = prims_patch._is_object(patch)
-        if obj:
-            shaped = all(type(c) is tuple and len(c) == 2 and type(c[1]) is tuple and len(c[1]) == 2 for c in patch)
-            rows = [(v, i, j) for v, (i, j) in patch] if shaped else []
-        else:
-            shaped = all(type(c) is tuple and len(c) == 2 for c in patch)
-            rows = [(0, i, j) for i, j in patch] if shaped else []
-    except (TypeError, ValueError, IndexError):
-        return None
-    arr = _ints(rows, {int}) if shaped else None
-    return None if arr is None else (arr, obj)
-
-
-def _offsets(locations: frozenset) -> np.ndarray | None:
-    """The locations in their iteration order as [m, 2], where each is a pair of ints (or bools)."""
-    if not all(type(d) is tuple and len(d) == 2 for d in locations):
-        return None
-    return _ints(list(locations), {int, bool})
 
 
 class _Reach:
@@ -119,17 +75,26 @@ class _Reach:
         return frozenset(zip(i, j))
 
 
-def shifted_union(patch: Any, locations: Any) -> frozenset | None:
-    """`merge(apply(lbind(shift, patch), locations))` for a non-empty patch of ints and a frozenset of int pairs;
-    None where the input is outside that, or too small to gain."""
+def _reach(patch: Any, locations: Any, dense: bool) -> _Reach | None:
+    """The table of a non-empty frozenset patch of ints shifted to a frozenset of int pairs, where there are at
+    least MIN_CELLS copy cells and at most MAX_TABLE cells in reach (where `dense`, at most twice the copy
+    cells too: every cell in reach is built); else None."""
     if type(patch) is not frozenset or type(locations) is not frozenset or not patch \
-            or len(patch) * len(locations) < MIN_CELLS or not setorder.available():
+            or len(patch) * len(locations) < MIN_CELLS:
         return None
-    parsed, offs = _patch(patch), _offsets(locations)
+    parsed, offs = patch_cells(patch), int_pairs(locations)
     if parsed is None or offs is None:
         return None
     reach = _Reach(parsed[0], offs, parsed[1])
-    if reach.size > MAX_TABLE:
+    most = min(MAX_TABLE, 2 * len(patch) * len(locations)) if dense else MAX_TABLE
+    return reach if reach.size <= most else None
+
+
+def shifted_union(patch: Any, locations: Any) -> frozenset | None:
+    """`merge(apply(lbind(shift, patch), locations))` for a non-empty patch of ints and a frozenset of int pairs;
+    None where the input is outside that, or too small to gain."""
+    reach = _reach(patch, locations, dense=False)
+    if reach is None or not setorder.available():  # the check runs once, at the first call large enough
         return None
     table = reach.hashes()
     z = setorder.proxies(table)
@@ -148,14 +113,8 @@ def shifted_copies(patch: Any, locations: Any) -> frozenset | None:
     """`apply(lbind(shift, patch), locations)` for a non-empty patch of ints and a frozenset of int pairs: each copy
     built from cell tuples made once for all copies, inserted in the patch's order, the copies in the locations'
     order, so every set is laid out as the reference's; None where the input is outside that or small."""
-    if type(patch) is not frozenset or type(locations) is not frozenset or not patch \
-            or len(patch) * len(locations) < MIN_CELLS:
-        return None
-    parsed, offs = _patch(patch), _offsets(locations)
-    if parsed is None or offs is None:
-        return None
-    reach = _Reach(parsed[0], offs, parsed[1])
-    if reach.size > min(MAX_TABLE, 2 * len(patch) * len(locations)):
+    reach = _reach(patch, locations, dense=True)
+    if reach is None:
         return None
     made = reach.tuples().__getitem__
     rows = (reach.shift[:, None] + reach.base).tolist()
