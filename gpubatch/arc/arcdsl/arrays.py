@@ -7,7 +7,8 @@ alike, or None where its input is outside what it handles (then the reference in
 included); `FORMS` replaces those primitives in the solver table, with `apply` and `mapply` of a shifted
 patch (`shifts.py`), `argmin`/`argmax` by a distance (`nearest.py`) and `prapply` of `connect`
 (`lines.py`). A rectangle of one colour (`asobject` of a `canvas`, searched for at many sizes) is found by a
-summed-area table instead of comparing every window.
+summed-area table instead of comparing every window, kept per grid, with `canvas` and `asobject` shared by
+identity (`rects.py`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lines, nearest, prims_objects, shifts
+from . import lines, nearest, prims_objects, rects, shifts
 from .values import ByIdentity
 
 MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
@@ -78,7 +79,7 @@ def occurrences_array(grid: Any, obj: Any) -> frozenset | None:
     if h2 <= 0 or w2 <= 0:
         return frozenset()
     if len(cells) == oh * ow and (cells[:, 0] == cells[0, 0]).all():
-        hit = _solid(g == cells[0, 0], oh, ow)  # a rectangle of one colour (`asobject` of a `canvas`)
+        hit = rects.full_windows(rects.summed(g == cells[0, 0]), oh, ow)  # a rectangle of one colour (bools too)
     else:
         g = np.ascontiguousarray(g)
         windows = np.ndarray((h2, w2, oh, ow), g.dtype, g, 0, g.strides * 2)  # every window, no copy
@@ -86,15 +87,12 @@ def occurrences_array(grid: Any, obj: Any) -> frozenset | None:
     return frozenset(set(map(tuple, np.argwhere(hit).tolist())))  # row by row into a set, as the reference
 
 
-def _solid(eq: np.ndarray, oh: int, ow: int) -> np.ndarray:
-    """Windows of oh x ow cells that are all True, by a summed-area table."""
-    s = np.zeros((eq.shape[0] + 1, eq.shape[1] + 1), dtype=np.int64)
-    s[1:, 1:] = eq.cumsum(axis=0).cumsum(axis=1)
-    return s[oh:, ow:] - s[:-oh, ow:] - s[oh:, :-ow] + s[:-oh, :-ow] == oh * ow
-
-
 def occurrences(grid, obj):
-    """`occurrences` of the solver table: the array form where the grid and object are large."""
+    """`occurrences` of the solver table: a one-colour rectangle by its summed-area table (`rects.py`), other
+    objects by the array form where the grid and object are large."""
+    found = rects.occurrences(grid, obj, grid_array)
+    if found is not None:
+        return found
     if type(obj) is frozenset and type(grid) is tuple and grid and type(grid[0]) is tuple \
             and len(obj) * len(grid) * len(grid[0]) >= MIN_WORK:
         found = occurrences_array(grid, obj)
@@ -104,4 +102,4 @@ def occurrences(grid, obj):
 
 
 FORMS = {"occurrences": occurrences, "apply": shifts.apply, "mapply": shifts.mapply, "argmin": nearest.argmin,
-         "argmax": nearest.argmax, "prapply": lines.prapply}
+         "argmax": nearest.argmax, "prapply": lines.prapply, "canvas": rects.canvas, "asobject": rects.asobject}
