@@ -1,4 +1,4 @@
-"""`shifts.mapply` (a patch shifted to every location and merged, in arrays) against the reference and the
+"""`maps.mapply` through `shifts.py` (a patch shifted to every location and merged, in arrays) against the reference and the
 oracle: the same set in the same iteration order, on objects and on indices with negative coordinates (where
 -1 and -2 hash alike), and the reference's behaviour (errors included) wherever the input is outside it."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gpubatch.arc.arcdsl import prims_func, prims_patch, shifts
+from gpubatch.arc.arcdsl import maps, prims_func, prims_patch, shifts
 from gpubatch.arc.arcdsl.registry import solver_table
 from tests.arc.oracle import MISSING, oracle, run_oracle
 
@@ -63,7 +63,7 @@ def test_shifted_copies_equal_the_reference(case):
 
 def test_the_solver_table_takes_the_array_forms():
     table = solver_table()
-    assert table["mapply"] is shifts.mapply and table["apply"] is shifts.apply
+    assert table["mapply"] is maps.mapply and table["apply"] is maps.apply
 
 
 def test_only_lbind_of_shift_is_recognised():
@@ -87,7 +87,7 @@ def test_declines_what_it_does_not_handle(patch, places):
     fn = prims_func.lbind(prims_patch.shift, patch)
     with _every_size():
         assert shifts.shifted_union(patch, places) is None and shifts.shifted_copies(patch, places) is None
-        for form, reference in ((shifts.mapply, prims_func.mapply), (shifts.apply, prims_func.apply)):
+        for form, reference in ((maps.mapply, prims_func.mapply), (maps.apply, prims_func.apply)):
             ref, got = run_oracle(reference, fn, places), run_oracle(form, fn, places)
             assert type(got) is type(ref) and (isinstance(ref, Exception) or _same_order(got, ref))
 
@@ -107,5 +107,5 @@ def test_mapply_of_shift_equals_the_oracle(case):
     dsl, _ = oracle()
     patch, places = case
     with _every_size():
-        ours = shifts.mapply(prims_func.lbind(prims_patch.shift, patch), places)
+        ours = maps.mapply(prims_func.lbind(prims_patch.shift, patch), places)
     assert _same_order(ours, dsl.mapply(dsl.lbind(dsl.shift, patch), places))

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lines, nearest, prims_objects, rects, shifts
+from . import lines, maps, nearest, prims_objects, rects
 from .values import ByIdentity
 
 MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
@@ -101,5 +101,5 @@ def occurrences(grid, obj):
     return prims_objects.occurrences(grid, obj)
 
 
-FORMS = {"occurrences": occurrences, "apply": shifts.apply, "mapply": shifts.mapply, "argmin": nearest.argmin,
+FORMS = {"occurrences": occurrences, "apply": maps.apply, "mapply": maps.mapply, "argmin": nearest.argmin,
          "argmax": nearest.argmax, "prapply": lines.prapply, "canvas": rects.canvas, "asobject": rects.asobject}

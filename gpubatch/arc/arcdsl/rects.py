@@ -10,6 +10,7 @@ iterate alike; anything else goes to the reference.
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, Callable
 
 import numpy as np
@@ -28,8 +29,7 @@ _PLAIN = (int, bool)
 
 def canvas(value: Any, dimensions: Any) -> Any:
     """`canvas`, one shared grid per plain colour and small size."""
-    if type(value) not in _PLAIN or type(dimensions) is not tuple or len(dimensions) != 2 \
-            or not all(type(d) in _PLAIN for d in dimensions):
+    if type(value) not in _PLAIN or not _plain_pair(dimensions):
         return prims_grid.canvas(value, dimensions)
     key = (type(value), value, *(type(d) for d in dimensions), *dimensions)  # True and 1 make unequal grids
     hit = _CANVAS.get(key)
@@ -40,6 +40,10 @@ def canvas(value: Any, dimensions: Any) -> Any:
                 _CANVAS.clear()
             _CANVAS[key] = hit
     return hit
+
+
+def _plain_pair(dimensions: Any) -> bool:
+    return type(dimensions) is tuple and len(dimensions) == 2 and all(type(d) in _PLAIN for d in dimensions)
 
 
 def asobject(grid: Any) -> Any:
@@ -55,21 +59,22 @@ def solid(obj: Any) -> tuple[int, int, int] | None:
 
 
 def _solid_of(obj: Any) -> tuple | bool:
-    if type(obj) is not frozenset or not obj:
+    if type(obj) is not frozenset or not obj or not all(map(_is_cell, obj)):
         return False
-    try:
-        colours = {v for v, _ in obj}
-        rows = {c[1][0] for c in obj}
-        cols = {c[1][1] for c in obj}
-    except (TypeError, ValueError, IndexError):
-        return False
-    if len(colours) != 1 or not all(type(x) is int and abs(x) < LIMIT for x in (*colours, *rows, *cols)):
+    colours = {c[0] for c in obj}
+    rows, cols = {c[1][0] for c in obj}, {c[1][1] for c in obj}
+    if len(colours) != 1 or not all(map(_small_int, chain(colours, rows, cols))):
         return False
     oh, ow = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-    if len(obj) != oh * ow or not all(type(c) is tuple and len(c) == 2 and type(c[1]) is tuple and len(c[1]) == 2
-                                      for c in obj):
-        return False
-    return next(iter(colours)), oh, ow
+    return (next(iter(colours)), oh, ow) if len(obj) == oh * ow else False
+
+
+def _is_cell(c: Any) -> bool:
+    return type(c) is tuple and len(c) == 2 and type(c[1]) is tuple and len(c[1]) == 2
+
+
+def _small_int(x: Any) -> bool:
+    return type(x) is int and abs(x) < LIMIT
 
 
 def occurrences_solid(g: np.ndarray, grid: Any, shape: tuple[int, int, int]) -> frozenset:

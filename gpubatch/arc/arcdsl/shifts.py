@@ -143,18 +143,7 @@ def _first_cells(z: np.ndarray, outer: np.ndarray, shift: np.ndarray, base: np.n
     return cells[owner[cells] == np.repeat(np.arange(len(parts)), len(base))]
 
 
-def _shifted(form, function, container) -> frozenset | None:
+def shifted(form, function, container) -> frozenset | None:
+    """`form(patch, container)` where `function` is `lbind(shift, patch)`, else None."""
     patch = bound_shift(function)
     return None if patch is None else form(patch, container)
-
-
-def apply(function, container):
-    """`apply` of the solver table: `shifted_copies` where it applies, else the reference."""
-    found = _shifted(shifted_copies, function, container)
-    return prims_func.apply(function, container) if found is None else found
-
-
-def mapply(function, container):
-    """`mapply` of the solver table: `shifted_union` where it applies, else the reference (through `apply`)."""
-    found = _shifted(shifted_union, function, container)
-    return prims_base.merge(apply(function, container)) if found is None else found

@@ -1,0 +1,233 @@
+"""`apply` and `mapply` over a large container of int tuples, with the function called once per group of
+elements it cannot tell apart: arc-dsl's solvers map `product(cells, cells)` (hundreds of thousands of pairs)
+with functions that read a few parts of each pair, such as "the line between the two cells, in the first
+one's colour". (`sfilter` by the same reading was measured slower than the reference: its predicates cost
+about a microsecond an element, less than laying the elements out as columns.)
+
+The elements are laid out as columns (one int64 array per int inside the tuples). A function built by the
+combinators is read, not run: `first`, `last` and `color` pick columns, `equality`, `matcher`, `either` and
+`both` compare them, and any other call depends only on its arguments, so its result is a function of their
+columns, which group the elements (`connect` by its two ends sorted, or "no line"). The function then runs on
+the first element of each group, in the container's order, and every element takes its group's result: the
+same values, inserted in the same order (a result equal to one already inserted changes nothing), so the sets
+are laid out as the reference's, and the first error is the reference's first error. Containers of anything
+else, or whose groups are nearly as many as their elements, go to the reference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from . import prims_base, prims_func, prims_patch
+from .values import closure
+
+MIN_ITEMS = 256  # below this the reference is as fast
+MAX_SHARE = 0.5  # groups per element above which grouping gains too little to pay for itself
+_CODES = {
+    "compose": prims_func.compose(None, None).__code__,
+    "chain": prims_func.chain(None, None, None).__code__,
+    "fork": prims_func.fork(None, None, None).__code__,
+    "matcher": prims_func.matcher(None, None).__code__,
+}
+
+
+@dataclass(frozen=True)
+class Col:
+    """One value per element (n of them), all of one shape: ints as `leaf` (bools where `is_bool`), tuples as
+    `parts`."""
+
+    n: int
+    leaf: np.ndarray | None = None
+    parts: tuple | None = None
+    is_bool: bool = False
+
+    def take(self, index: np.ndarray) -> Col:
+        """The values at `index`, in its order."""
+        if self.parts is None:
+            return Col(len(index), leaf=self.leaf[index], is_bool=self.is_bool)
+        return Col(len(index), parts=tuple(p.take(index) for p in self.parts))
+
+    def leaves(self) -> list[np.ndarray]:
+        return [self.leaf] if self.parts is None else [x for p in self.parts for x in p.leaves()]
+
+
+@dataclass(frozen=True)
+class Key:
+    """Group ids: elements with equal ids give equal results."""
+
+    ids: np.ndarray
+
+
+def columns(values: list, distinct: bool = False) -> Col | None:
+    """The values as columns where all are ints, or all tuples of one length whose parts are columns. Tuples
+    met many times over (the parts of `product`'s pairs) are read once each, unless `distinct` says that no
+    two values are one object (a set's elements)."""
+    types = set(map(type, values))  # in C: a genexpr per element costs more than the rest
+    if types != {tuple}:
+        return _ints(values) if types == {int} else None
+    if not distinct:
+        ids = np.fromiter(map(id, values), dtype=np.int64, count=len(values))
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        if len(first) < len(values) // 2:
+            return _taken(columns([values[k] for k in first.tolist()], True), inverse.reshape(-1))
+    if len(set(map(len, values))) != 1:
+        return None
+    parts = [columns(list(p)) for p in zip(*values)]
+    return None if any(p is None for p in parts) else Col(len(values), parts=tuple(parts))
+
+
+def _taken(col: Col | None, index: np.ndarray) -> Col | None:
+    return None if col is None else col.take(index)
+
+
+def _ints(values: list) -> Col | None:
+    try:
+        return Col(len(values), leaf=np.array(values, dtype=np.int64))
+    except OverflowError:
+        return None
+
+
+def _dense(arrays: list[np.ndarray], n: int) -> np.ndarray:
+    """Ids (of n elements) equal exactly where every array is equal, packed into one int64 (ranked again
+    before it would overflow)."""
+    ids, span = np.zeros(n, dtype=np.int64), 1
+    for a in arrays:
+        lo, width = int(a.min()), int(a.max()) - int(a.min()) + 1
+        if width >= 1 << 31:  # far values: their ranks instead
+            a, lo, width = _rank(a), 0, n
+        if span * width >= 1 << 62:
+            ids, span = _rank(ids), n
+        ids, span = ids * width + (a.astype(np.int64) - lo), span * width
+    return ids
+
+
+def _rank(a: np.ndarray) -> np.ndarray:
+    return np.unique(a, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def key_of(v: Col | Key) -> Key:
+    return v if isinstance(v, Key) else Key(_dense(v.leaves(), v.n))
+
+
+def _equal(a: Col, b: Col) -> np.ndarray:
+    """Where Python's == holds between the two columns' values (tuples of other shapes are never equal)."""
+    if (a.parts is None) != (b.parts is None):
+        return np.zeros(a.n, dtype=bool)
+    if a.parts is None:
+        return a.leaf == b.leaf
+    if len(a.parts) != len(b.parts) or not a.parts:
+        return np.full(a.n, len(a.parts) == len(b.parts))  # other lengths, or two empty tuples
+    out = _equal(a.parts[0], b.parts[0])
+    for p, q in zip(a.parts[1:], b.parts[1:]):
+        out &= _equal(p, q)
+    return out
+
+
+def _pair(v: Col | Key) -> tuple[np.ndarray, np.ndarray] | None:
+    if isinstance(v, Col) and v.parts is not None and len(v.parts) == 2 and all(
+            p.parts is None and not p.is_bool for p in v.parts):
+        return v.parts[0].leaf, v.parts[1].leaf
+    return None
+
+
+def _connect(a: Col | Key, b: Col | Key) -> Key:
+    """`connect`'s line is known by its two ends, sorted (it is built alike from either end), or is empty."""
+    pa, pb = _pair(a), _pair(b)
+    if pa is None or pb is None:
+        return Key(_dense([key_of(a).ids, key_of(b).ids], len(key_of(a).ids)))
+    (ai, aj), (bi, bj) = pa, pb
+    di, dj = np.abs(bi - ai), np.abs(bj - aj)
+    line = (di == 0) | (dj == 0) | (di == dj)
+    swap = (ai > bi) | ((ai == bi) & (aj > bj))
+    ends = [np.where(swap, bi, ai), np.where(swap, bj, aj), np.where(swap, ai, bi), np.where(swap, aj, bj)]
+    return Key(_dense([line.astype(np.int64)] + [np.where(line, e, 0) for e in ends], len(line)))
+
+
+def _unary(function: Any, v: Col | Key) -> Col | Key:
+    """What `function(x)` is, for x read as `v`."""
+    if isinstance(v, Key):
+        return v  # a function of the value, which its group determines
+    if function is prims_base.identity:
+        return v
+    if function is prims_base.first and v.parts:
+        return v.parts[0]
+    if function is prims_base.last and v.parts:
+        return v.parts[-1]
+    if function is prims_patch.color and v.parts and v.parts[0].parts:
+        return v.parts[0].parts[0]
+    return _combinator(function, v)
+
+
+def _combinator(function: Any, v: Col) -> Col | Key:
+    cells = closure(function, _CODES["compose"])
+    if cells is not None:
+        return _unary(cells["outer"], _unary(cells["inner"], v))
+    cells = closure(function, _CODES["chain"])
+    if cells is not None:
+        return _unary(cells["h"], _unary(cells["g"], _unary(cells["f"], v)))
+    cells = closure(function, _CODES["fork"])
+    if cells is not None:
+        return _binary(cells["outer"], _unary(cells["a"], v), _unary(cells["b"], v))
+    cells = closure(function, _CODES["matcher"])
+    if cells is not None:
+        got, target = _unary(cells["function"], v), cells["target"]
+        if isinstance(got, Col) and got.parts is None and type(target) is int:
+            return Col(got.n, leaf=got.leaf == target, is_bool=True)
+        return key_of(got)
+    return key_of(v)  # any other function: a function of the element
+
+
+def _binary(outer: Any, a: Col | Key, b: Col | Key) -> Col | Key:
+    """What `outer(a, b)` is."""
+    cols = isinstance(a, Col) and isinstance(b, Col)
+    if outer is prims_base.equality and cols:
+        return Col(a.n, leaf=_equal(a, b), is_bool=True)
+    if outer in (prims_base.either, prims_base.both) and cols and _flag(a) and _flag(b):
+        return Col(a.n, leaf=(a.leaf | b.leaf) if outer is prims_base.either else (a.leaf & b.leaf), is_bool=True)
+    if outer is prims_patch.connect:
+        return _connect(a, b)
+    ka, kb = key_of(a), key_of(b)
+    return Key(_dense([ka.ids, kb.ids], len(ka.ids)))
+
+
+def _flag(v: Col) -> bool:
+    return v.is_bool and v.parts is None
+
+
+def _read(function: Any, container: Any) -> tuple[list, Col | Key] | None:
+    """The container's elements in order, and what the function is on each; None where not handled."""
+    if type(container) not in (frozenset, tuple) or len(container) < MIN_ITEMS:
+        return None
+    elems = list(container)
+    col = columns(elems, type(container) is frozenset)
+    if col is None:
+        return None
+    return elems, _unary(function, col)
+
+
+def _groups(elems: list, got: Key, function: Callable) -> tuple[list, np.ndarray] | None:
+    """The function's result for each group, in order of first elements, and each element's group; None where
+    the groups are too many to gain."""
+    _, first, inverse = np.unique(got.ids, return_index=True, return_inverse=True)
+    if len(first) > MAX_SHARE * len(elems):
+        return None
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    results = [function(elems[k]) for k in first[order].tolist()]  # in the container's order: its first error
+    return results, rank[inverse.reshape(-1)]
+
+
+def apply(function: Any, container: Any) -> Any:
+    """`apply(function, container)` by groups, or None where not handled."""
+    read = _read(function, container)
+    if read is None:
+        return None
+    elems, got = read
+    grouped = _groups(elems, key_of(got), function)
+    if grouped is None:
+        return None
+    results, group = grouped
+    return frozenset(results) if type(container) is frozenset else tuple(results[g] for g in group.tolist())

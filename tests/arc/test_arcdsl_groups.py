@@ -1,0 +1,134 @@
+"""`groups.apply` (a function called once per group of elements it reads alike) against the reference and the
+oracle: the same value in the same iteration order, inner sets laid out alike, the same first error, and the
+reference wherever the container or the function is outside what it follows."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from gpubatch.arc.arcdsl import groups, maps, prims_base as b, prims_func as f, prims_patch as p
+from gpubatch.arc.arcdsl.registry import solver_table
+from tests.arc.oracle import MISSING, oracle, run_oracle
+
+
+def _same(x, y) -> bool:
+    """Equal, iterating alike, and every inner set iterating alike."""
+    if isinstance(x, Exception) or isinstance(y, Exception):
+        return type(x) is type(y)
+    return x == y and list(x) == list(y) and all(
+        list(a) == list(c) for a, c in zip(x, y) if isinstance(a, frozenset))
+
+
+def _cells(n: int, seed: int, colours: int = 3, side: int = 12) -> frozenset:
+    rnd = random.Random(seed)
+    return frozenset((rnd.randrange(colours), (rnd.randrange(side), rnd.randrange(side))) for _ in range(n))
+
+
+def _line_in_first_colour():
+    """The line between a pair of cells in the first cell's colour, as solvers draw it."""
+    ends = f.fork(p.connect, f.compose(b.last, b.first), f.power(b.last, 2))
+    return f.fork(p.recolor, p.color, ends)
+
+
+def test_the_solver_table_takes_the_dispatcher():
+    assert solver_table()["apply"] is maps.apply and solver_table()["mapply"] is maps.mapply
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lines_between_pairs_of_cells_equal_the_reference(seed):
+    cells = _cells(60, seed)
+    pairs = b.product(cells, cells)
+    fn = _line_in_first_colour()
+    got = groups.apply(fn, pairs)
+    assert got is not None and _same(got, f.apply(fn, pairs))
+    assert _same(maps.mapply(fn, pairs), f.mapply(fn, pairs))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lines_between_locations_equal_the_reference(seed):
+    locs = frozenset(loc for _, loc in _cells(50, seed, side=9))
+    pairs = b.product(locs, locs)
+    fn = f.fork(p.connect, b.first, b.last)
+    got = groups.apply(fn, pairs)
+    assert got is not None and _same(got, f.apply(fn, pairs))
+
+
+def test_a_tuple_keeps_every_result_in_place():
+    values = tuple((i % 3, (i % 5, i % 7)) for i in range(400))
+    fn = f.fork(b.astuple, b.first, f.compose(b.first, b.last))
+    got = groups.apply(fn, values)
+    assert got is not None and got == f.apply(fn, values) and type(got) is tuple
+
+
+@pytest.mark.parametrize("fn,want", [
+    (f.fork(b.equality, b.first, b.last), {False}),  # a pair of two lengths is never equal
+    (f.matcher(f.compose(b.first, b.first), 1), {True, False}),
+    (f.fork(b.either, f.matcher(f.compose(b.first, b.first), 1), f.matcher(f.compose(b.last, b.last), 2)),
+     {True, False}),
+])
+def test_compared_columns_give_the_reference_values(fn, want):
+    values = frozenset(((i % 4, i % 9), (i % 4, i % 9, i % 11)) for i in range(600))
+    got = groups.apply(fn, values)
+    assert got is not None and _same(got, f.apply(fn, values)) and set(got) == want
+
+
+def test_the_first_error_is_the_reference_error():
+    pairs = frozenset((i % 7, i) for i in range(500))
+    fn = f.compose(p.connect, f.compose(b.first, b.first))  # first of an int raises
+    assert _same(run_oracle(groups.apply, fn, pairs), run_oracle(f.apply, fn, pairs))
+
+
+@pytest.mark.parametrize("container", [
+    frozenset(range(100)),  # too small
+    frozenset((i, True) for i in range(600)),  # bools
+    frozenset((i, (i, i + 1)) if i % 2 else (i, i) for i in range(600)),  # two shapes
+    frozenset(frozenset({i}) for i in range(600)),  # sets
+    frozenset((i, 2 ** 70) for i in range(600)),  # past 64 bits
+])
+def test_declines_other_containers(container):
+    assert groups.apply(f.fork(b.astuple, b.first, b.last), container) is None
+
+
+def test_declines_where_every_element_is_its_own_group():
+    pairs = frozenset((i, i + 1) for i in range(600))
+    assert groups.apply(f.fork(b.add, b.first, b.last), pairs) is None
+
+
+_UNARY = [b.first, b.last, b.identity, p.color]
+
+
+@st.composite
+def functions(draw, depth: int = 2):
+    """A function of the combinators over first/last/color, compared, paired or joined by `connect`."""
+    kind = draw(st.sampled_from(["prim", "compose", "fork", "matcher"] if depth else ["prim"]))
+    if kind == "prim":
+        return draw(st.sampled_from(_UNARY))
+    if kind == "compose":
+        return f.compose(draw(functions(depth - 1)), draw(functions(depth - 1)))
+    if kind == "matcher":
+        return f.matcher(draw(functions(depth - 1)), draw(st.integers(0, 3)))
+    outer = draw(st.sampled_from([b.equality, b.astuple, p.connect, b.either, b.both]))
+    return f.fork(outer, draw(functions(depth - 1)), draw(functions(depth - 1)))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(functions(), st.integers(0, 2 ** 32), st.sampled_from(["cells", "locations"]), st.integers(16, 40))
+def test_random_functions_over_pairs_equal_the_reference(fn, seed, kind, n):
+    cells = _cells(n, seed, side=6)
+    items = cells if kind == "cells" else frozenset(loc for _, loc in cells)
+    pairs = b.product(items, items)
+    got, want = run_oracle(maps.apply, fn, pairs), run_oracle(f.apply, fn, pairs)
+    assert _same(got, want)
+
+
+@pytest.mark.skipif(oracle() is None, reason=MISSING)
+@pytest.mark.parametrize("seed", range(4))
+def test_lines_between_pairs_equal_the_oracle(seed):
+    dsl, _ = oracle()
+    cells = _cells(60, seed)
+    ours = maps.apply(_line_in_first_colour(), b.product(cells, cells))
+    line = dsl.fork(dsl.recolor, dsl.color, dsl.fork(dsl.connect, dsl.compose(dsl.last, dsl.first),
+                                                     dsl.power(dsl.last, 2)))
+    assert _same(ours, dsl.apply(line, dsl.product(cells, cells)))
