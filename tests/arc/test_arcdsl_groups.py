@@ -32,8 +32,39 @@ def _line_in_first_colour():
     return f.fork(p.recolor, p.color, ends)
 
 
-def test_the_solver_table_takes_the_dispatcher():
-    assert solver_table()["apply"] is maps.apply and solver_table()["mapply"] is maps.mapply
+def test_the_solver_table_takes_the_dispatchers():
+    table = solver_table()
+    assert (table["apply"], table["mapply"], table["sfilter"], table["mfilter"]) == (
+        maps.apply, maps.mapply, maps.sfilter, maps.mfilter)
+
+
+def _singletons(n: int, seed: int, objects: bool = True) -> frozenset:
+    """One-cell patches (objects, or indices), as `sizefilter(objects(...), 1)` gives them."""
+    return frozenset(frozenset({c if objects else c[1]}) for c in _cells(n, seed, side=14))
+
+
+def _in_line():
+    """Pairs of one-cell patches in one row or column."""
+    return f.fork(b.either, f.fork(p.vmatching, b.first, b.last), f.fork(p.hmatching, b.first, b.last))
+
+
+@pytest.mark.parametrize("seed,objects", [(0, True), (1, True), (2, False), (3, False)])
+def test_pairs_of_one_cell_patches_in_line_equal_the_reference(seed, objects):
+    items = _singletons(70, seed, objects)
+    pairs = b.product(items, items)
+    got = groups.sfilter(pairs, _in_line())
+    assert got is not None and _same(got, b.sfilter(pairs, _in_line()))
+    assert _same(maps.mfilter(pairs, _in_line()), b.mfilter(pairs, _in_line()))
+    ends = f.fork(p.connect, f.compose(p.center, b.first), f.compose(p.center, b.last))
+    fn = f.fork(p.recolor, f.compose(p.color, b.first), f.chain(b.initset, p.center, ends))
+    assert _same(maps.mapply(fn, got), f.mapply(fn, got))
+
+
+def test_cheap_predicates_take_the_reference():
+    """Comparing parts costs the reference about a microsecond an element: less than columns."""
+    cells = _cells(60, 0)
+    assert groups.sfilter(b.product(cells, cells), f.fork(b.equality, f.power(b.first, 2),
+                                                          f.compose(b.first, b.last))) is None
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -96,7 +127,7 @@ def test_declines_where_every_element_is_its_own_group():
     assert groups.apply(f.fork(b.add, b.first, b.last), pairs) is None
 
 
-_UNARY = [b.first, b.last, b.identity, p.color]
+_UNARY = [b.first, b.last, b.identity, p.color, p.center]
 
 
 @st.composite
@@ -109,18 +140,34 @@ def functions(draw, depth: int = 2):
         return f.compose(draw(functions(depth - 1)), draw(functions(depth - 1)))
     if kind == "matcher":
         return f.matcher(draw(functions(depth - 1)), draw(st.integers(0, 3)))
-    outer = draw(st.sampled_from([b.equality, b.astuple, p.connect, b.either, b.both]))
+    outer = draw(st.sampled_from([b.equality, b.astuple, p.connect, b.either, b.both, p.hmatching,
+                                  p.vmatching]))
     return f.fork(outer, draw(functions(depth - 1)), draw(functions(depth - 1)))
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(functions(), st.integers(0, 2 ** 32), st.sampled_from(["cells", "locations"]), st.integers(16, 40))
+@given(functions(), st.integers(0, 2 ** 32), st.sampled_from(["cells", "locations", "one-cell objects",
+                                                              "one-cell indices"]), st.integers(16, 40))
 def test_random_functions_over_pairs_equal_the_reference(fn, seed, kind, n):
     cells = _cells(n, seed, side=6)
-    items = cells if kind == "cells" else frozenset(loc for _, loc in cells)
+    items = {"cells": cells, "locations": frozenset(loc for _, loc in cells),
+             "one-cell objects": frozenset(frozenset({c}) for c in cells),
+             "one-cell indices": frozenset(frozenset({c[1]}) for c in cells)}[kind]
     pairs = b.product(items, items)
-    got, want = run_oracle(maps.apply, fn, pairs), run_oracle(f.apply, fn, pairs)
-    assert _same(got, want)
+    for form, reference in ((maps.apply, f.apply), (maps.sfilter, b.sfilter)):
+        args = (fn, pairs) if form is maps.apply else (pairs, fn)
+        assert _same(run_oracle(form, *args), run_oracle(reference, *args))
+
+
+@pytest.mark.skipif(oracle() is None, reason=MISSING)
+@pytest.mark.parametrize("seed", range(3))
+def test_one_cell_patches_in_line_equal_the_oracle(seed):
+    dsl, _ = oracle()
+    items = _singletons(70, seed)
+    ours = maps.sfilter(b.product(items, items), _in_line())
+    theirs = dsl.sfilter(dsl.product(items, items), dsl.fork(dsl.either, dsl.fork(dsl.vmatching, dsl.first, dsl.last),
+                                                              dsl.fork(dsl.hmatching, dsl.first, dsl.last)))
+    assert _same(ours, theirs)
 
 
 @pytest.mark.skipif(oracle() is None, reason=MISSING)

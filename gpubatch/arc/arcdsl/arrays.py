@@ -102,4 +102,5 @@ def occurrences(grid, obj):
 
 
 FORMS = {"occurrences": occurrences, "apply": maps.apply, "mapply": maps.mapply, "argmin": nearest.argmin,
-         "argmax": nearest.argmax, "prapply": lines.prapply, "canvas": rects.canvas, "asobject": rects.asobject}
+         "argmax": nearest.argmax, "prapply": lines.prapply, "canvas": rects.canvas, "asobject": rects.asobject,
+         "sfilter": maps.sfilter, "mfilter": maps.mfilter}

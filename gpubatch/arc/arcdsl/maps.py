@@ -1,4 +1,4 @@
-"""`apply` and `mapply` of the solver table: each form that returns a value in turn (a
+"""`apply`, `mapply`, `sfilter` and `mfilter` of the solver table: each form that returns a value in turn (a
 patch shifted to many places, `shifts.py`; a function called once per group of elements it reads alike,
 `groups.py`), else the reference. A form returns None wherever its input is outside what it handles."""
 from __future__ import annotations
@@ -18,3 +18,12 @@ def apply(function: Any, container: Any) -> Any:
 def mapply(function: Any, container: Any) -> Any:
     found = shifts.shifted(shifts.shifted_union, function, container)
     return prims_base.merge(apply(function, container)) if found is None else found
+
+
+def sfilter(container: Any, condition: Any) -> Any:
+    found = groups.sfilter(container, condition)
+    return prims_base.sfilter(container, condition) if found is None else found
+
+
+def mfilter(container: Any, function: Any) -> Any:
+    return prims_base.merge(sfilter(container, function))
