@@ -4,9 +4,9 @@ on a 27x27 grid with many matches).
 
 Each form returns exactly the reference's value, its sets built in the reference's order so that they iterate
 alike, or None where its input is outside what it handles (then the reference in `prims_*` runs, errors
-included); `FORMS` replaces those primitives in the solver table, with `apply` and `mapply` of a shifted
-patch (`shifts.py`), `argmin`/`argmax` by a distance (`nearest.py`) and `prapply` of `connect`
-(`lines.py`). A rectangle of one colour (`asobject` of a `canvas`, searched for at many sizes) is found by a
+included); `FORMS` replaces those primitives in the solver table, with `apply`, `mapply`, `sfilter` and
+`mfilter` (`maps.py`: a shifted patch, `shifts.py`, or a function called once per group of elements,
+`groups.py`), `argmin`/`argmax` by a distance (`nearest.py`) and `prapply` of `connect` (`lines.py`). A rectangle of one colour (`asobject` of a `canvas`, searched for at many sizes) is found by a
 summed-area table instead of comparing every window, kept per grid, with `canvas` and `asobject` shared by
 identity (`rects.py`).
 """

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import prims_base, prims_func, prims_patch, setorder
+from . import prims_patch, setorder
 from .values import bound, int_pairs, patch_cells
 
 MIN_CELLS = 4096  # copies x patch cells below which the reference is as fast
