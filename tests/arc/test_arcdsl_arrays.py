@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from gpubatch.arc.arcdsl import arrays, prims_objects
 from gpubatch.arc.arcdsl.registry import primitives, solver_table
+from tests.arc.layout import same_layout
 from tests.arc.oracle import MISSING, oracle, run_oracle
 
 
@@ -31,15 +32,11 @@ def grid_and_object(draw):
     return grid, obj
 
 
-def _same_order(a, b) -> bool:
-    return a == b and list(a) == list(b)
-
-
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(grid_and_object())
 def test_occurrences_array_equals_the_reference(case):
     grid, obj = case
-    assert _same_order(arrays.occurrences_array(grid, obj), prims_objects.occurrences(grid, obj))
+    assert same_layout(arrays.occurrences_array(grid, obj), prims_objects.occurrences(grid, obj))
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
@@ -51,7 +48,7 @@ def test_occurrences_of_a_solid_rectangle_equal_the_reference(h, w, oh, ow, colo
     grid = tuple(tuple(rnd.choice((0, 0, 0, 1, 2)) for _ in range(w)) for _ in range(h))
     value = bool(colour % 2) if as_bool else colour
     obj = frozenset((value, (i + 2, j - 1)) for i in range(oh) for j in range(ow))
-    assert _same_order(arrays.occurrences_array(grid, obj), prims_objects.occurrences(grid, obj))
+    assert same_layout(arrays.occurrences_array(grid, obj), prims_objects.occurrences(grid, obj))
 
 
 @pytest.mark.parametrize("grid,obj", [
@@ -86,4 +83,4 @@ def test_occurrences_in_the_solver_table_equals_the_oracle(case):
     if isinstance(theirs, Exception):
         assert isinstance(ours, Exception)
     else:
-        assert _same_order(ours, theirs)
+        assert same_layout(ours, theirs)

@@ -10,15 +10,15 @@ from hypothesis import given, settings, strategies as st
 
 from gpubatch.arc.arcdsl import groups, maps, prims_base as b, prims_func as f, prims_patch as p
 from gpubatch.arc.arcdsl.registry import solver_table
+from tests.arc.layout import same_layout
 from tests.arc.oracle import MISSING, oracle, run_oracle
 
 
 def _same(x, y) -> bool:
-    """Equal, iterating alike, and every inner set iterating alike."""
+    """Laid out alike, or the same error."""
     if isinstance(x, Exception) or isinstance(y, Exception):
         return type(x) is type(y)
-    return x == y and list(x) == list(y) and all(
-        list(a) == list(c) for a, c in zip(x, y) if isinstance(a, frozenset))
+    return same_layout(x, y)
 
 
 def _cells(n: int, seed: int, colours: int = 3, side: int = 12) -> frozenset:

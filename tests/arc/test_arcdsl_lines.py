@@ -9,20 +9,17 @@ from hypothesis import given, settings, strategies as st
 from gpubatch.arc.arcdsl import lines, prims_func, prims_patch
 from gpubatch.arc.arcdsl.limits import TooLarge
 from gpubatch.arc.arcdsl.registry import solver_table
+from tests.arc.layout import same_layout
 from tests.arc.oracle import MISSING, oracle, run_oracle
 
 locs = st.frozensets(st.tuples(st.integers(-3, 14), st.integers(-3, 14)), min_size=16, max_size=70)
-
-
-def _same(a, b) -> bool:
-    return a == b and list(a) == list(b) and all(list(x) == list(y) for x, y in zip(a, b))
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(locs, locs)
 def test_distinct_lines_equal_the_reference(a, b):
     got = lines.distinct_lines(a, b)
-    assert got is not None and _same(got, prims_func.prapply(prims_patch.connect, a, b))
+    assert got is not None and same_layout(got, prims_func.prapply(prims_patch.connect, a, b))
 
 
 def test_the_solver_table_takes_the_form():
@@ -31,7 +28,7 @@ def test_the_solver_table_takes_the_form():
 
 def test_far_coordinates_take_the_general_sort():
     a = frozenset((i * 2000 + 1, 100 + i) for i in range(20)) | frozenset((0, j) for j in range(20))
-    assert _same(lines.distinct_lines(a, a), prims_func.prapply(prims_patch.connect, a, a))
+    assert same_layout(lines.distinct_lines(a, a), prims_func.prapply(prims_patch.connect, a, a))
 
 
 @pytest.mark.parametrize("a,b", [
@@ -42,12 +39,12 @@ def test_other_inputs_take_the_reference(a, b):
     assert lines.distinct_lines(a, b) is None
     ref, got = run_oracle(prims_func.prapply, prims_patch.connect, a, b), run_oracle(lines.prapply,
                                                                                    prims_patch.connect, a, b)
-    assert type(got) is type(ref) and (isinstance(ref, Exception) or _same(got, ref))
+    assert type(got) is type(ref) and (isinstance(ref, Exception) or same_layout(got, ref))
 
 
 def test_bools_act_as_ints():
     a, b = frozenset((i, True) for i in range(20)), frozenset((i, 0) for i in range(20))
-    assert _same(lines.distinct_lines(a, b), prims_func.prapply(prims_patch.connect, a, b))
+    assert same_layout(lines.distinct_lines(a, b), prims_func.prapply(prims_patch.connect, a, b))
 
 
 def test_a_line_too_long_raises_as_the_reference():
@@ -64,4 +61,4 @@ def test_a_line_too_long_raises_as_the_reference():
 @given(locs, locs)
 def test_prapply_of_connect_equals_the_oracle(a, b):
     dsl, _ = oracle()
-    assert _same(lines.prapply(prims_patch.connect, a, b), dsl.prapply(dsl.connect, a, b))
+    assert same_layout(lines.prapply(prims_patch.connect, a, b), dsl.prapply(dsl.connect, a, b))

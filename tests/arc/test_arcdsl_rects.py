@@ -10,11 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from gpubatch.arc.arcdsl import arrays, prims_grid, prims_objects, rects
 from gpubatch.arc.arcdsl.registry import solver_table
+from tests.arc.layout import same_layout
 from tests.arc.oracle import MISSING, oracle, run_oracle
-
-
-def _same_order(a, b) -> bool:
-    return a == b and list(a) == list(b)
 
 
 def _grid(h: int, w: int, seed: int) -> tuple:
@@ -49,11 +46,11 @@ def test_canvas_raises_as_the_reference(value, dims):
         rects.canvas(value, dims)
 
 
-def test_asobject_is_read_back_in_the_same_order():
+def test_asobject_is_read_back_in_thesame_layout():
     grid = _grid(6, 7, 1)
     first, second = rects.asobject(grid), rects.asobject(grid)
-    assert second is first and _same_order(first, prims_grid.asobject(grid))
-    assert _same_order(rects.asobject(((1, 2), (3,))), prims_grid.asobject(((1, 2), (3,))))
+    assert second is first and same_layout(first, prims_grid.asobject(grid))
+    assert same_layout(rects.asobject(((1, 2), (3,))), prims_grid.asobject(((1, 2), (3,))))
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -64,7 +61,7 @@ def test_solid_rectangles_equal_the_reference(h, w, oh, ow, colour, seed, di, dj
     obj = frozenset((colour, (i + di, j + dj)) for i in range(oh) for j in range(ow))
     assert rects.solid(obj) == (colour, oh, ow)
     for _ in range(2):  # the second time from the kept table
-        assert _same_order(arrays.occurrences(grid, obj), prims_objects.occurrences(grid, obj))
+        assert same_layout(arrays.occurrences(grid, obj), prims_objects.occurrences(grid, obj))
 
 
 def test_the_table_is_kept_per_grid_and_colour():
@@ -72,7 +69,7 @@ def test_the_table_is_kept_per_grid_and_colour():
     for colour in (0, 1, 2, 0):
         for oh, ow in ((1, 1), (2, 3), (3, 2)):
             obj = rects.asobject(rects.canvas(colour, (oh, ow)))
-            assert _same_order(arrays.occurrences(grid, obj), prims_objects.occurrences(grid, obj))
+            assert same_layout(arrays.occurrences(grid, obj), prims_objects.occurrences(grid, obj))
 
 
 @pytest.mark.parametrize("obj", [
@@ -98,7 +95,7 @@ def test_other_grids_keep_the_reference_behaviour(grid):
         with pytest.raises(type(exc)):
             arrays.occurrences(grid, obj)
     else:
-        assert _same_order(arrays.occurrences(grid, obj), want)
+        assert same_layout(arrays.occurrences(grid, obj), want)
 
 
 @pytest.mark.skipif(oracle() is None, reason=MISSING)
@@ -110,4 +107,4 @@ def test_solid_rectangles_equal_the_oracle(h, w, oh, ow, colour, seed):
     grid = _grid(h, w, seed)
     obj = rects.asobject(rects.canvas(colour, (oh, ow)))
     theirs = run_oracle(dsl.occurrences, grid, dsl.asobject(dsl.canvas(colour, (oh, ow))))
-    assert _same_order(arrays.occurrences(grid, obj), theirs)
+    assert same_layout(arrays.occurrences(grid, obj), theirs)

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from gpubatch.arc.arcdsl import maps, prims_func, prims_patch, shifts
 from gpubatch.arc.arcdsl.registry import solver_table
+from tests.arc.layout import same_layout
 from tests.arc.oracle import MISSING, oracle, run_oracle
 
 loc = st.tuples(st.integers(-4, 25), st.integers(-4, 25))
@@ -22,10 +23,6 @@ def patch_and_locations(draw):
     patch = draw(st.frozensets(cells, min_size=1, max_size=40))
     places = draw(st.frozensets(st.tuples(st.integers(-6, 20), st.integers(-6, 20)), min_size=1, max_size=120))
     return patch, places
-
-
-def _same_order(a, b) -> bool:
-    return a == b and list(a) == list(b)
 
 
 @contextmanager
@@ -45,7 +42,7 @@ def test_shifted_union_equals_the_reference(case):
     with _every_size():
         got = shifts.shifted_union(patch, places)
     assert got is not None
-    assert _same_order(got, prims_func.mapply(prims_func.lbind(prims_patch.shift, patch), places))
+    assert same_layout(got, prims_func.mapply(prims_func.lbind(prims_patch.shift, patch), places))
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -58,7 +55,7 @@ def test_shifted_copies_equal_the_reference(case):
     ref = prims_func.apply(prims_func.lbind(prims_patch.shift, patch), places)
     if got is None:  # only where the cells in reach outnumber twice the copies' cells
         return
-    assert _same_order(got, ref) and all(list(a) == list(b) for a, b in zip(got, ref))
+    assert same_layout(got, ref)
 
 
 def test_the_solver_table_takes_the_array_forms():
@@ -89,7 +86,7 @@ def test_declines_what_it_does_not_handle(patch, places):
         assert shifts.shifted_union(patch, places) is None and shifts.shifted_copies(patch, places) is None
         for form, reference in ((maps.mapply, prims_func.mapply), (maps.apply, prims_func.apply)):
             ref, got = run_oracle(reference, fn, places), run_oracle(form, fn, places)
-            assert type(got) is type(ref) and (isinstance(ref, Exception) or _same_order(got, ref))
+            assert type(got) is type(ref) and (isinstance(ref, Exception) or same_layout(got, ref))
 
 
 def test_a_large_case_takes_the_array_path():
@@ -97,7 +94,7 @@ def test_a_large_case_takes_the_array_path():
     places = frozenset((i, j) for i in range(-2, 28) for j in range(-2, 28))
     got = shifts.shifted_union(patch, places)
     assert got is not None
-    assert _same_order(got, prims_func.mapply(prims_func.lbind(prims_patch.shift, patch), places))
+    assert same_layout(got, prims_func.mapply(prims_func.lbind(prims_patch.shift, patch), places))
 
 
 @pytest.mark.skipif(oracle() is None, reason=MISSING)
@@ -108,4 +105,4 @@ def test_mapply_of_shift_equals_the_oracle(case):
     patch, places = case
     with _every_size():
         ours = maps.mapply(prims_func.lbind(prims_patch.shift, patch), places)
-    assert _same_order(ours, dsl.mapply(dsl.lbind(dsl.shift, patch), places))
+    assert same_layout(ours, dsl.mapply(dsl.lbind(dsl.shift, patch), places))

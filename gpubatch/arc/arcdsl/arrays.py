@@ -18,38 +18,9 @@ from typing import Any
 import numpy as np
 
 from . import lines, maps, nearest, prims_objects, rects
-from .values import ByIdentity
+from .values import grid_array
 
 MIN_WORK = 1024  # object cells x grid cells below which the reference's loop is as fast
-_GRIDS = ByIdentity()  # grid -> its array: a solver scans one grid many times
-
-
-def grid_array(grid: Any) -> np.ndarray | None:
-    """A grid (a non-empty tuple of equal, non-empty tuples of integers) as an int64 array; None otherwise."""
-    return _GRIDS.read(grid, _grid_array)
-
-
-def _grid_array(grid: Any) -> np.ndarray | None:
-    if type(grid) is not tuple or not grid or type(grid[0]) is not tuple or not grid[0]:
-        return None
-    w = len(grid[0])
-    if any(type(row) is not tuple or len(row) != w for row in grid):
-        return None
-    arr = _ints(grid)
-    return arr if arr is not None and arr.ndim == 2 else None
-
-
-def _ints(rows: Any) -> np.ndarray | None:
-    """Nested sequences of Python ints or bools as an int64 array, or None (other values, ragged rows)."""
-    try:
-        arr = np.array(rows)
-    except (ValueError, TypeError, OverflowError):
-        return None
-    if arr.dtype.kind not in "iub" or arr.size == 0:
-        return None
-    return arr.astype(np.int64, copy=False)
-
-
 def object_cells(patch: Any) -> np.ndarray | None:
     """An object (a frozenset of (colour, (i, j)) with integer parts) as [n, 3] int64 rows; None otherwise."""
     if type(patch) is not frozenset or not patch:
@@ -90,7 +61,7 @@ def occurrences_array(grid: Any, obj: Any) -> frozenset | None:
 def occurrences(grid, obj):
     """`occurrences` of the solver table: a one-colour rectangle by its summed-area table (`rects.py`), other
     objects by the array form where the grid and object are large."""
-    found = rects.occurrences(grid, obj, grid_array)
+    found = rects.occurrences(grid, obj)
     if found is not None:
         return found
     if type(obj) is frozenset and type(grid) is tuple and grid and type(grid[0]) is tuple \

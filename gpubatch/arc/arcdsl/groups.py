@@ -19,14 +19,16 @@ or whose groups are nearly as many as their elements, go to the reference.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Callable
 
 import numpy as np
 
-from . import prims_base, prims_func, prims_patch
+from . import lines, prims_base, prims_func, prims_patch
 from .values import closure
 
 MIN_ITEMS = 256  # below this the reference is as fast
+PROBE = 64  # elements `sfilter` reads its condition on before it lays out the whole container
 MAX_SHARE = 0.5  # groups per element above which grouping gains too little to pay for itself
 _CODES = {
     "compose": prims_func.compose(None, None).__code__,
@@ -149,13 +151,15 @@ def _connect(a: Col | Key, b: Col | Key) -> Key:
     """`connect`'s line is known by its two ends, sorted (it is built alike from either end), or is empty."""
     pa, pb = _pair(a), _pair(b)
     if pa is None or pb is None:
-        return Key(_dense([key_of(a).ids, key_of(b).ids], len(key_of(a).ids)))
-    (ai, aj), (bi, bj) = pa, pb
-    di, dj = np.abs(bi - ai), np.abs(bj - aj)
-    line = (di == 0) | (dj == 0) | (di == dj)
-    swap = (ai > bi) | ((ai == bi) & (aj > bj))
-    ends = [np.where(swap, bi, ai), np.where(swap, bj, aj), np.where(swap, ai, bi), np.where(swap, aj, bj)]
-    return Key(_dense([line.astype(np.int64)] + [np.where(line, e, 0) for e in ends], len(line)))
+        return _joint(a, b)
+    line, ends = lines.line_ends(np.stack(pa, axis=1), np.stack(pb, axis=1))
+    return Key(_dense([line.astype(np.int64)] + [np.where(line, e, 0) for e in ends.T], len(line)))
+
+
+def _joint(a: Col | Key, b: Col | Key) -> Key:
+    """Groups of the pair (a, b): what any function of both depends on."""
+    ka, kb = key_of(a), key_of(b)
+    return Key(_dense([ka.ids, kb.ids], len(ka.ids)))
 
 
 def _unary(function: Any, v: Col | Key) -> Col | Key:
@@ -211,8 +215,7 @@ def _binary(outer: Any, a: Col | Key, b: Col | Key) -> Col | Key:
     got = compare(a, b) if compare is not None and isinstance(a, Col) and isinstance(b, Col) else None
     if got is not None:
         return Col(a.n, leaf=got[0], is_bool=True, costly=got[1] or a.costly or b.costly)
-    ka, kb = key_of(a), key_of(b)
-    return Key(_dense([ka.ids, kb.ids], len(ka.ids)))
+    return _joint(a, b)
 
 
 def _logic(keep: Callable) -> Callable:
@@ -240,13 +243,25 @@ _COMPARE = {prims_base.equality: lambda a, b: (_equal(a, b), False), prims_base.
 
 def _read(function: Any, container: Any) -> tuple[list, Col | Key] | None:
     """The container's elements in order, and what the function is on each; None where not handled."""
-    if type(container) not in (frozenset, tuple) or len(container) < MIN_ITEMS:
+    if not _large(container):
         return None
     elems = list(container)
-    col = columns(elems, type(container) is frozenset)
-    if col is None:
-        return None
-    return elems, _unary(function, col)
+    got = _lifted(function, elems, type(container) is frozenset)
+    return None if got is None else (elems, got)
+
+
+def _large(container: Any) -> bool:
+    return type(container) in (frozenset, tuple) and len(container) >= MIN_ITEMS
+
+
+def _lifted(function: Any, elems: list, distinct: bool) -> Col | Key | None:
+    col = columns(elems, distinct)
+    return None if col is None else _unary(function, col)
+
+
+def _costly(v: Col | Key | None) -> bool:
+    """Whether `v` is a condition read whole through a costly primitive (see `sfilter`)."""
+    return isinstance(v, Col) and _flag(v) and v.costly
 
 
 def _groups(elems: list, got: Key, function: Callable) -> tuple[list, np.ndarray] | None:
@@ -277,11 +292,13 @@ def apply(function: Any, container: Any) -> Any:
 
 def sfilter(container: Any, condition: Any) -> Any:
     """`sfilter(container, condition)` where the condition is read as a comparison of columns through a costly
-    primitive (`hmatching` of one-cell objects...), or None: the reference's cheap predicates are faster."""
+    primitive (`hmatching` of one-cell objects...), or None: the reference's cheap predicates are faster. The
+    condition is read first on a few elements, so that a cheap one costs no columns of the whole container."""
+    if not _large(container) or not _costly(_lifted(condition, list(islice(container, PROBE)),
+                                                   type(container) is frozenset)):
+        return None
     read = _read(condition, container)
-    if read is None:
+    if read is None or not _costly(read[1]):
         return None
     elems, got = read
-    if not (isinstance(got, Col) and _flag(got) and got.costly):
-        return None
     return type(container)(e for e, k in zip(elems, got.leaf.tolist()) if k)

@@ -21,6 +21,16 @@ from .values import int_pairs
 MIN_PAIRS = 256  # below this the reference is as fast
 
 
+def line_ends(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For pairs of ends ([n, 2] each): whether `connect` draws a line between them (a row, a column or a
+    diagonal; else the empty set), and the two ends sorted ([n, 4]), which with that decide the line."""
+    d = np.abs(second - first)
+    line = (d[:, 0] == 0) | (d[:, 1] == 0) | (d[:, 0] == d[:, 1])
+    swap = (first[:, 0] > second[:, 0]) | ((first[:, 0] == second[:, 0]) & (first[:, 1] > second[:, 1]))
+    lo, hi = np.where(swap[:, None], second, first), np.where(swap[:, None], first, second)
+    return line, np.concatenate([lo, hi], axis=1)
+
+
 def distinct_lines(a, b) -> frozenset | None:
     """`prapply(connect, a, b)` for frozensets of int pairs, else None."""
     if type(a) is not frozenset or type(b) is not frozenset or len(a) * len(b) < MIN_PAIRS:
@@ -31,11 +41,7 @@ def distinct_lines(a, b) -> frozenset | None:
         return None
     first = np.repeat(pa[None], len(pb), axis=0).reshape(-1, 2)  # pair k: a's k % |a|, b's k // |a|
     second = np.repeat(pb, len(pa), axis=0)
-    d = np.abs(second - first)
-    line = (d[:, 0] == 0) | (d[:, 1] == 0) | (d[:, 0] == d[:, 1])
-    swap = (first[:, 0] > second[:, 0]) | ((first[:, 0] == second[:, 0]) & (first[:, 1] > second[:, 1]))
-    lo, hi = np.where(swap[:, None], second, first), np.where(swap[:, None], first, second)
-    ends = np.concatenate([lo, hi], axis=1)
+    line, ends = line_ends(first, second)
     low = min(int(pa.min()), int(pb.min()))
     span = max(int(pa.max()), int(pb.max())) - low + 1
     if span < 1 << 15:  # four coordinates in one int64: a flat sort

@@ -11,12 +11,12 @@ iterate alike; anything else goes to the reference.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from . import prims_grid
-from .values import LIMIT, ByIdentity
+from .values import LIMIT, ByIdentity, grid_array
 
 MAX_CELLS = 1024  # canvases up to this size are kept; larger ones are rare and cost their size anyway
 MAX_KEPT = 4096  # canvases kept at once (cleared when full)
@@ -102,7 +102,7 @@ def full_windows(s: np.ndarray, oh: int, ow: int) -> np.ndarray:
     return s[oh:, ow:] - s[:-oh, ow:] - s[oh:, :-ow] + s[:-oh, :-ow] == oh * ow
 
 
-def occurrences(grid: Any, obj: Any, grid_array: Callable[[Any], np.ndarray | None]) -> frozenset | None:
+def occurrences(grid: Any, obj: Any) -> frozenset | None:
     """`occurrences` of a filled one-colour rectangle in a grid of ints, else None (the caller goes on)."""
     shape = solid(obj)
     if shape is None:

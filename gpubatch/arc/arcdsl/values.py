@@ -1,6 +1,6 @@
 """What the array forms read from per-value arguments: the closures the combinators make (which function, bound
-to what), patches and locations of plain Python ints as int64 arrays, and a small cache of what was read from a
-value, kept by the value's identity (a solver asks about one grid or container many times)."""
+to what), patches, locations and grids of plain Python ints as int64 arrays, and a small cache of what was read
+from a value, kept by the value's identity (a solver asks about one grid or container many times)."""
 from __future__ import annotations
 
 from itertools import chain
@@ -80,3 +80,32 @@ class ByIdentity:
                 self.seen.clear()  # one call, safe where worker threads share the module
             self.seen[id(value)] = (value, got)
         return got
+
+
+_GRIDS = ByIdentity()  # grid -> its array: a solver scans one grid many times
+
+
+def grid_array(grid: Any) -> np.ndarray | None:
+    """A grid (a non-empty tuple of equal, non-empty tuples of integers) as an int64 array; None otherwise."""
+    return _GRIDS.read(grid, _grid_array)
+
+
+def _grid_array(grid: Any) -> np.ndarray | None:
+    if type(grid) is not tuple or not grid or type(grid[0]) is not tuple or not grid[0]:
+        return None
+    w = len(grid[0])
+    if any(type(row) is not tuple or len(row) != w for row in grid):
+        return None
+    arr = _ints(grid)
+    return arr if arr is not None and arr.ndim == 2 else None
+
+
+def _ints(rows: Any) -> np.ndarray | None:
+    """Nested sequences of Python ints or bools as an int64 array, or None (other values, ragged rows)."""
+    try:
+        arr = np.array(rows)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if arr.dtype.kind not in "iub" or arr.size == 0:
+        return None
+    return arr.astype(np.int64, copy=False)
