@@ -96,6 +96,12 @@ class GridBatch:
     def take(self, index) -> "GridBatch":
         return GridBatch(self.data[index], self.h[index], self.w[index])
 
+    def transposed(self) -> "GridBatch":
+        """Rows become columns; an invalid grid (height 0) stays invalid."""
+        xp = self.xp
+        return GridBatch(xp.ascontiguousarray(self.data.transpose(0, 2, 1)),
+                         xp.where(self.h > 0, self.w, 0).astype(xp.int32), self.h)
+
     # -- comparison ----------------------------------------------------------------------------
     def hash64(self, use_kernel: bool = True):
         """64-bit content hash per grid (shape included); invalid grids all hash to 0.

@@ -502,3 +502,31 @@ def test_grow_square_draws_the_rows_on_along_their_period_and_step():
     assert _both("grow_square(axis=v)", [[1, 0, 0, 0], [0, 0, 1, 1], [0, 0, 0, 0]]) is None  # no period
     stripes = [[0, 3, 0, 0], [0, 3, 0, 0]]
     assert _both("grow_square(axis=v)", stripes) == stripes + [[0, 3, 0, 0], [0, 3, 0, 0]]  # period 1, no step
+
+
+def test_bounce_zigzags_between_two_walls_from_each_cell():
+    g = [[0, 0, 0]] * 5 + [[1, 0, 0]]
+    want = [[0, 1, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]  # off the right wall, then the left
+    assert _both("bounce(dir=upright,axis=h)", g) == want
+    assert _both("bounce(dir=upleft,axis=h)", g) == want  # off the left wall at once
+    turned = [list(c) for c in zip(*g)]  # the same between the top and the bottom of the transposed grid
+    assert _both("bounce(dir=downleft,axis=v)", turned) == [list(c) for c in zip(*want)]
+    assert _both("bounce(dir=downright,axis=h)", g) is None  # nowhere to go: nothing changes
+    crossed = [[0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 3]]
+    got = _both("bounce(dir=upright,axis=h)", crossed)
+    assert got[1] == [0, 2, 3, 0] and got[0] == [0, 3, 2, 0]  # no crossing cell here: both paths drawn
+    assert _both("bounce(dir=upright,axis=h)", [[1, 1, 1, 1, 1, 1, 1, 1, 1], [0] * 9]) is None  # 9 cells: no seeds
+
+
+def test_tile_runs_repeats_each_lines_run_in_step():
+    g = [[0, 0, 0, 0, 0, 0, 0],
+         [0, 0, 8, 0, 0, 0, 0],
+         [0, 0, 3, 0, 0, 0, 0],
+         [0, 8, 3, 2, 0, 0, 0],
+         [0, 0, 0, 0, 0, 0, 0]]
+    rows = _both("tile_runs(axis=h)", g)
+    assert rows[3] == [2, 8, 3, 2, 8, 3, 2] and rows[:3] == g[:3]  # one cell alone in a row is no run
+    both = _both("tile_runs(axis=hv)", g)
+    assert [r[2] for r in both] == [3, 8, 3, 3, 8] and both[3] == [2, 8, 3, 2, 8, 3, 2]
+    assert _both("tile_runs(axis=h)", [[1, 0, 1, 0]]) is None  # two runs in the row: not one to tile
+    assert _both("tile_runs(axis=v)", [[1, 2, 3]]) is None

@@ -18,13 +18,6 @@ from .registry import Param, family
 AXES = (Param("axis", ("h", "v")),)
 
 
-def _transposed(g: GridBatch) -> GridBatch:
-    """Rows become columns; an invalid grid (height 0) stays invalid."""
-    xp = g.xp
-    return GridBatch(xp.ascontiguousarray(g.data.transpose(0, 2, 1)), xp.where(g.h > 0, g.w, 0).astype(xp.int32),
-                     g.h)
-
-
 def _column_band(d):
     """Of a [B, 30, 30] batch: which columns hold a non-0 cell ([B, column]), and each grid's first and last such
     column (0 and 29 where none does)."""
@@ -62,7 +55,7 @@ def continue_pattern(g: GridBatch, axis: str) -> GridBatch:
     row to the edge, with the smallest period its cells agree with (`d8c310e9`)."""
     if axis == "h":
         return _continue_right(g)
-    return _transposed(_continue_right(_transposed(g)))
+    return _continue_right(g.transposed()).transposed()
 
 
 def _tile_right(g: GridBatch) -> GridBatch:
@@ -88,7 +81,7 @@ def tile_band(g: GridBatch, axis: str) -> GridBatch:
     whole grid, in step with where it lies (`8eb1be9a`: a three-row strip becomes the grid's wallpaper)."""
     if axis == "h":
         return _tile_right(g)
-    return _transposed(_tile_right(_transposed(g)))
+    return _tile_right(g.transposed()).transposed()
 
 
 SHIFTS = (0, 1, -1, 2, -2, 3, -3)  # the sideways steps a period may take, in the order they are preferred
@@ -136,7 +129,7 @@ def grow_square(g: GridBatch, axis: str) -> GridBatch:
     moved by a step along it, as the grid's own rows already are (`53b68214`: a zigzag drawn on to the bottom)."""
     if axis == "v":
         return _grow_down(g)
-    return _transposed(_grow_down(_transposed(g)))
+    return _grow_down(g.transposed()).transposed()
 
 
 @family("reverse_rings", "other", ref.reverse_rings, padded=True, first=True)
@@ -234,7 +227,7 @@ def sort_lines(g: GridBatch, axis: str, order: str) -> GridBatch:
     """The grid's rows (or columns) reordered by how many cells each holds that are not the background colour,
     fewest first (asc) or most first (desc), ties in place (`beb8660c`: bars stacked by length)."""
     if axis == "cols":
-        return _transposed(sort_lines(_transposed(g), "rows", order))
+        return sort_lines(g.transposed(), "rows", order).transposed()
     xp = g.xp
     n = len(g)
     r = xp.arange(MAX)
@@ -253,7 +246,7 @@ def continue_lines(g: GridBatch, axis: str) -> GridBatch:
     map that the run's cells give the template's (one colour each), if one does (`82819916`); colours the run
     does not show become background. Rows (or columns)."""
     if axis == "cols":
-        return _transposed(continue_lines(_transposed(g), "rows"))
+        return continue_lines(g.transposed(), "rows").transposed()
     xp = g.xp
     n = len(g)
     d = g.data

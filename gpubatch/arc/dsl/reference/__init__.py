@@ -9,6 +9,7 @@ from .base import *
 from .colour import *
 from .compose import *
 from .geometry import *
+from .grown import *
 from .layout import *
 from .mirrors import *
 from .moves import *
