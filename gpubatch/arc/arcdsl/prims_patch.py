@@ -53,18 +53,32 @@ def colorfilter(objs, value): return frozenset(obj for obj in objs if next(iter(
 def recolor(value, patch): return frozenset((value, loc) for loc in toindices(patch))
 
 
-def uppermost(patch): return min(i for i, _ in toindices(patch))
-def lowermost(patch): return max(i for i, _ in toindices(patch))
-def leftmost(patch): return min(j for _, j in toindices(patch))
-def rightmost(patch): return max(j for _, j in toindices(patch))
+def _rows(patch) -> list:
+    """The row of each cell, as `toindices` then `i for i, _` reads them, in one pass without building the
+    indices (a location held twice is read twice: only the least and greatest are used; the same unpacking
+    raises where that does)."""
+    if len(patch) == 0:
+        return []
+    return [i for _, (i, _) in patch] if _is_object(patch) else [i for i, _ in patch]
+
+
+def _cols(patch) -> list:
+    if len(patch) == 0:
+        return []
+    return [j for _, (_, j) in patch] if _is_object(patch) else [j for _, j in patch]
+
+
+def uppermost(patch): return min(_rows(patch))
+def lowermost(patch): return max(_rows(patch))
+def leftmost(patch): return min(_cols(patch))
+def rightmost(patch): return max(_cols(patch))
 
 
 def _corner(patch, row, col):
     """A bbox corner from `row`/`col` (min or max) of the patch's rows and columns; () when it is empty."""
-    locs = toindices(patch)
-    if len(locs) == 0:
+    if len(patch) == 0:
         return ()
-    return (row(i for i, _ in locs), col(j for _, j in locs))
+    return (row(_rows(patch)), col(_cols(patch)))
 
 
 def ulcorner(patch): return _corner(patch, min, min)
@@ -76,13 +90,19 @@ def lrcorner(patch): return _corner(patch, max, max)
 def height(piece):
     if len(piece) == 0:
         return 0
-    return len(piece) if isinstance(piece, tuple) else lowermost(piece) - uppermost(piece) + 1
+    if isinstance(piece, tuple):
+        return len(piece)
+    rows = _rows(piece)
+    return max(rows) - min(rows) + 1
 
 
 def width(piece):
     if len(piece) == 0:
         return 0
-    return len(piece[0]) if isinstance(piece, tuple) else rightmost(piece) - leftmost(piece) + 1
+    if isinstance(piece, tuple):
+        return len(piece[0])
+    cols = _cols(piece)
+    return max(cols) - min(cols) + 1
 
 
 def shape(piece): return (height(piece), width(piece))
@@ -99,7 +119,15 @@ def vline(patch): return height(patch) == len(patch) and width(patch) == 1
 def hline(patch): return width(patch) == len(patch) and height(patch) == 1
 
 
-def center(patch): return (uppermost(patch) + height(patch) // 2, leftmost(patch) + width(patch) // 2)
+def center(patch):
+    if isinstance(patch, tuple):
+        return (uppermost(patch) + height(patch) // 2, leftmost(patch) + width(patch) // 2)
+    rows = _rows(patch)
+    top = min(rows)  # in the reference's order: uppermost, height, leftmost, width (an empty patch raises here)
+    tall = max(rows) - top + 1
+    cols = _cols(patch)
+    left = min(cols)
+    return (top + tall // 2, left + (max(cols) - left + 1) // 2)
 
 
 def centerofmass(patch):
