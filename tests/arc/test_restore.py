@@ -77,9 +77,9 @@ def test_search_applies_input_primitives_at_depth_1_only():
                                         "attract", "attach", "reflect",
                                         "mirror_around", "line_major", "keep_rect", "centre_on",
                                         "fill_fullest", "stamp_on", "continue_lines", "key_colours", "tile_band",
-                                        "grow_square"}
+                                        "grow_square", "bounce", "tile_runs"}
     assert len(first) == (20 + 12 + 10 + 4 + 2 + 10 + 2 + 10 + 30 + 9 + 2 + 1 + 2 + 2 + 2 + 18 + 9 + 9 + 1 + 9 + 10 + 1
-                          + 1 + 9 + 1 + 9 + 2 + 1 + 2 + 2)
+                          + 1 + 9 + 1 + 9 + 2 + 1 + 2 + 2 + 8 + 3)
     # a battery program may still use them after other steps: the restriction is the built-in search's
     assert parse_program("rot90 | restore(c=9,out=patch)").text == "rot90 | restore(c=9,out=patch)"
 
@@ -100,7 +100,8 @@ def test_search_applies_input_primitives_at_depth_1_only():
     ("6855a6e4", "reflect(c=2)"), ("f8a8fe49", "reflect(c=2)"), ("4938f0c2", "mirror_around(c=3)"),
     ("4c5c2cf0", "mirror_around(c=sym)"), ("e26a3af2", "line_major"), ("91714a58", "keep_rect"),
     ("a1570a43", "centre_on(c=3)"), ("29623171", "fill_fullest"), ("88a10436", "stamp_on(c=5)"),
-    ("77fdfe62", "key_colours"), ("7c008303", "key_colours")])
+    ("77fdfe62", "key_colours"), ("7c008303", "key_colours"), ("a3df8b1e", "bounce(dir=upright,axis=h)"),
+    ("e21d9049", "tile_runs(axis=hv)")])
 def test_training_tasks_solved_by_input_primitives(task_id, first):
     """ARC-AGI-1 training tasks: the hidden part comes back by symmetry (the whole grid or the patch), parts
     between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped, colours
@@ -112,7 +113,8 @@ def test_training_tasks_solved_by_input_primitives(task_id, first):
     cells move to the line of their colour, shapes are mirrored across a bracket, a shape is completed
     four-fold around a marker, noise on stripes is cleared, a block is found in noise, a shape moves into the
     frame of its corner marks, the fullest parts of a divided grid are filled, a shape is stamped on markers, a
-    pattern takes the colours of the key beside it."""
+    pattern takes the colours of the key beside it, a diagonal bounces between two walls, a cross's arms go on
+    along their lines."""
     tasks, _ = load_tasks("arc1-train", ids=[task_id])
     res = search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=20_000))[0]
     assert res.fits[0].program == first
