@@ -92,3 +92,10 @@ def test_large_containers_take_it_in_the_maps():
     assert list(maps.sfilter(pairs, same)) == list(b.sfilter(pairs, same))
     line = f.fork(p.connect, f.compose(b.last, b.first), f.power(b.last, 2))
     assert list(maps.apply(line, pairs)) == list(f.apply(line, pairs))
+
+
+def test_a_function_too_deep_to_compile_stays_itself():
+    deep = f.power(b.first, 100)  # `first` of `first`... a hundred calls deep
+    assert fused.fuse(deep) is deep
+    shallow = f.power(b.first, 3)
+    assert fused.fuse(shallow) is not shallow and fused.fuse(shallow)((((1,),),)) == 1

@@ -22,6 +22,11 @@ _CODES = {name: make.__code__ for name, make in (
 _UNARY = {prims_base.first: "next(iter({}))", prims_base.identity: "{}"}
 _BINARY = {prims_base.equality: "({} == {})"}
 _COMPILED: dict[str, Callable] = {}  # source -> factory of the fused function over its leaves
+_MAX_DEPTH = 40  # nested calls: far inside what CPython's parser takes (200 brackets deep)
+
+
+class _TooLarge(Exception):
+    """The function is too large or too deep to compile: it is used as it is."""
 
 
 class _Writer:
@@ -48,6 +53,8 @@ class _Writer:
 
     def call(self, function: Any, arg: str) -> str:
         """The source of `function(arg)`."""
+        if arg.count("(") > _MAX_DEPTH:
+            raise _TooLarge
         if not callable(function):
             return f"{self.leaf(function)}({arg})"  # raises as the reference's call does
         for kind, code in _CODES.items():
@@ -83,10 +90,6 @@ class _Writer:
         return self.call2(c["function"], arg, self.leaf(c["fixed"]))
 
 
-class _TooLarge(Exception):
-    pass
-
-
 def fuse(function: Any) -> Any:
     """One function making the same calls as `function` (itself where nothing is gained)."""
     if all(closure(function, code) is None for code in _CODES.values()):
@@ -95,6 +98,8 @@ def fuse(function: Any) -> Any:
     try:
         body = w.call(function, "x")
     except (_TooLarge, RecursionError):
+        return function
+    if body.count("(") > 2 * _MAX_DEPTH:
         return function
     params = ", ".join(f"_k{i}" for i in range(len(w.leaves)))
     source = f"lambda {params}: lambda x: {body}"
