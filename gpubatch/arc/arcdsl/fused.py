@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import prims_base, prims_func
-from .values import closure
+from . import prims_base
+from .values import CODES, closure
 
 MIN_ITEMS = 256  # below this, compiling costs more than the frames it saves
 _MAX_LEAVES = 32
-_CODES = {name: make.__code__ for name, make in (
-    ("compose", prims_func.compose(None, None)), ("chain", prims_func.chain(None, None, None)),
-    ("fork", prims_func.fork(None, None, None)), ("matcher", prims_func.matcher(None, None)),
-    ("lbind", prims_func.lbind(prims_base.equality, None)), ("rbind", prims_func.rbind(prims_base.equality, None)))}
 _UNARY = {prims_base.first: "next(iter({}))", prims_base.identity: "{}"}
 _BINARY = {prims_base.equality: "({} == {})"}
 _COMPILED: dict[str, Callable] = {}  # source -> factory of the fused function over its leaves
@@ -57,7 +53,7 @@ class _Writer:
             raise _TooLarge
         if not callable(function):
             return f"{self.leaf(function)}({arg})"  # raises as the reference's call does
-        for kind, code in _CODES.items():
+        for kind, code in CODES.items():
             cells = closure(function, code)
             if cells is not None:
                 return getattr(self, "_" + kind)(cells, arg)
@@ -92,7 +88,7 @@ class _Writer:
 
 def fuse(function: Any) -> Any:
     """One function making the same calls as `function` (itself where nothing is gained)."""
-    if all(closure(function, code) is None for code in _CODES.values()):
+    if all(closure(function, code) is None for code in CODES.values()):
         return function  # not a combinator: nothing to fuse
     w = _Writer()
     try:

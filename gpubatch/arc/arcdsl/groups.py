@@ -24,18 +24,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import lines, prims_base, prims_func, prims_patch
-from .values import closure
+from . import lines, prims_base, prims_patch
+from .values import CODES, closure
 
 MIN_ITEMS = 256  # below this the reference is as fast
 PROBE = 64  # elements `sfilter` reads its condition on before it lays out the whole container
 MAX_SHARE = 0.5  # groups per element above which grouping gains too little to pay for itself
-_CODES = {
-    "compose": prims_func.compose(None, None).__code__,
-    "chain": prims_func.chain(None, None, None).__code__,
-    "fork": prims_func.fork(None, None, None).__code__,
-    "matcher": prims_func.matcher(None, None).__code__,
-}
 
 
 @dataclass(frozen=True)
@@ -189,16 +183,16 @@ def _where(v: Col) -> Col | None:
 
 
 def _combinator(function: Any, v: Col) -> Col | Key:
-    cells = closure(function, _CODES["compose"])
+    cells = closure(function, CODES["compose"])
     if cells is not None:
         return _unary(cells["outer"], _unary(cells["inner"], v))
-    cells = closure(function, _CODES["chain"])
+    cells = closure(function, CODES["chain"])
     if cells is not None:
         return _unary(cells["h"], _unary(cells["g"], _unary(cells["f"], v)))
-    cells = closure(function, _CODES["fork"])
+    cells = closure(function, CODES["fork"])
     if cells is not None:
         return _binary(cells["outer"], _unary(cells["a"], v), _unary(cells["b"], v))
-    cells = closure(function, _CODES["matcher"])
+    cells = closure(function, CODES["matcher"])
     if cells is not None:
         got, target = _unary(cells["function"], v), cells["target"]
         if isinstance(got, Col) and got.parts is None and type(target) is int:

@@ -1,6 +1,7 @@
 """`apply`, `mapply`, `sfilter` and `mfilter` of the solver table: each form that returns a value in turn (a
 patch shifted to many places, `shifts.py`; a function called once per group of elements it reads alike,
-`groups.py`), else the reference, with a large container's function compiled into one (`fused.py`). A form returns None wherever its input is outside what it handles."""
+`groups.py`), else the reference, with a large container's function compiled into one (`fused.py`). A form
+returns None wherever its input is outside what it handles."""
 from __future__ import annotations
 
 from typing import Any

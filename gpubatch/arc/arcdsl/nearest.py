@@ -15,17 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from . import prims_base, prims_func, prims_patch
-from .values import ByIdentity, bound, closure, patch_cells
+from . import prims_base, prims_patch
+from .values import CODES, ByIdentity, bound, closure, patch_cells
 
 MIN_ELEMENTS = 16  # containers smaller than this: the reference is as fast
-_COMPOSE = prims_func.compose(None, None).__code__
 _SEEN = ByIdentity()  # container -> (its elements, their locations)
 
 
 def distance_key(compfunc: Any) -> Any:
     """The patch of `compose(lbind(manhattan, patch), initset)`, else None."""
-    parts = closure(compfunc, _COMPOSE)
+    parts = closure(compfunc, CODES["compose"])
     if parts is None or parts.get("inner") is not prims_base.initset:
         return None
     outer = bound(parts.get("outer"))

@@ -11,7 +11,11 @@ import numpy as np
 from . import prims_func, prims_patch
 
 LIMIT = 1 << 40  # coordinates and colours of larger magnitude: the reference (Python ints never overflow)
-_LBIND = prims_func.lbind(prims_patch.shift, None).__code__  # the closure `lbind` makes of a two-parameter function
+# the code of each closure the combinators make (`lbind`/`rbind`: of a function of two parameters), by name
+CODES = {name: made.__code__ for name, made in (
+    ("compose", prims_func.compose(None, None)), ("chain", prims_func.chain(None, None, None)),
+    ("fork", prims_func.fork(None, None, None)), ("matcher", prims_func.matcher(None, None)),
+    ("lbind", prims_func.lbind(prims_patch.shift, None)), ("rbind", prims_func.rbind(prims_patch.shift, None)))}
 
 
 def closure(function: Any, code: Any) -> dict | None:
@@ -23,7 +27,7 @@ def closure(function: Any, code: Any) -> dict | None:
 
 def bound(function: Any) -> tuple[Any, Any] | None:
     """(function, fixed) of a closure `lbind(function, fixed)` of a two-parameter function, else None."""
-    cells = closure(function, _LBIND)
+    cells = closure(function, CODES["lbind"])
     return None if cells is None else (cells.get("function"), cells.get("fixed"))
 
 
