@@ -16,7 +16,7 @@ Groups (`groups.py`) join segments that share a place.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -239,15 +239,18 @@ def _compare(xp, shape, exact, b0, a0, lengths, total: int):
     return bad == 0, renamed.astype(xp.int64)
 
 
-def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float, width: int) -> Segments:
+def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float,
+          width: int) -> tuple[Segments, Segments]:
     """Chain segments of the same two places that follow each other with gaps of at most `max_gap` nodes in
     both (host arrays, one sort; pieces may overlap by up to a window where the alignment is ambiguous).
     Pieces of one diagonal (a window in the middle also matched elsewhere first) join back into one copy; a
     chain across diagonals (an insertion, deletion or change on at least one side) is a near-miss, kept only
-    when it matches at least `min_similarity` of its longer side (else it stays in pieces)."""
+    when it matches at least `min_similarity` of its longer side (else it stays in pieces). Returns the
+    copies, and the aligned pieces of the near-misses kept (through which a piece of one place is carried to
+    the other, `places._project`)."""
     plain = Segments(b0, b1, a0, a1, b1 - b0, renamed, np.zeros(len(b0), np.int64))
     if len(b0) < 2:
-        return plain
+        return plain, take(plain, np.zeros(len(b0), bool))
     order = np.lexsort((b0, fa, fb))
     b0, b1, a0, a1, renamed, fb, fa = (x[order] for x in (b0, b1, a0, a1, renamed, fb, fa))
     gap_b, gap_a = b0[1:] - b1[:-1], a0[1:] - a1[:-1]
@@ -269,11 +272,18 @@ def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float, 
     bends = np.bincount(cid, weights=np.concatenate([[0], edits.astype(np.int64)])).astype(np.int64)
     good = (matched >= min_similarity * span) | (bends == 0)
     pieces = ~good[cid]  # segments of chains that stay apart
+    inner = take(Segments(b0, b1, a0, a1, b1 - b0, renamed, np.zeros(len(b0), np.int64)),
+                  good[cid] & (bends[cid] > 0))  # the aligned pieces of the near-misses kept
     return Segments(np.concatenate([b0[first][good], b0[pieces]]), np.concatenate([b1[last][good], b1[pieces]]),
                     np.concatenate([a0[first][good], a0[pieces]]), np.concatenate([a1[last][good], a1[pieces]]),
                     np.concatenate([matched[good], (b1 - b0)[pieces]]),
                     np.concatenate([np.bincount(cid, weights=renamed).astype(np.int64)[good], renamed[pieces]]),
-                    np.concatenate([bends[good], np.zeros(int(pieces.sum()), np.int64)]))
+                    np.concatenate([bends[good], np.zeros(int(pieces.sum()), np.int64)])), inner
+
+
+def take(seg: Segments, keep: np.ndarray) -> Segments:
+    """The rows of `seg` where `keep` holds."""
+    return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
 
 
 def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host, periodic: bool = False):

@@ -84,13 +84,13 @@ def components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
             label = up
 
 
-def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int,
-                 exact: np.ndarray) -> list[CloneGroup]:
+def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int, exact: np.ndarray,
+                 carriers: Segments | None = None, min_renamed: int = 0) -> list[CloneGroup]:
     """Segments long enough in lines on both sides, joined into groups: their places and the edges between
     them (`places.py`), and places in one file that overlap by at least `SAME_COPY` of the longer as one copy.
     Each group lists its copies in discovery order; its kind is the least exact of its edges, its similarity
     the lowest; a group whose copies an at least as exact group holds is left out (`covering`)."""
-    pl = find_places(seg, lines, min_lines, exact)
+    pl = find_places(seg, lines, min_lines, exact, carriers, min_renamed)
     if pl is None:
         return []
     n0, n1 = pl.n0, pl.n1

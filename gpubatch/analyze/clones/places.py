@@ -9,11 +9,11 @@ places, so those are carried over (`_project`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
-from .detect import Segments
+from .detect import Segments, take
 
 SAME_COPY = 0.8  # places of one file that overlap by this share of the longer are one copy
 PROJECTIONS = 2  # rounds of carrying a piece of a copy over to that copy's copies
@@ -60,7 +60,7 @@ def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
         inside &= (lo <= d[1:]) & (d[1:] <= hi)
     keep = np.ones(len(seg), bool)
     keep[order[1:][inside]] = False
-    return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
+    return take(seg, keep)
 
 
 def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.ndarray]:
@@ -128,41 +128,107 @@ def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarra
     return np.concatenate(a), np.concatenate(b)
 
 
-def _project(n0, n1, seg_of, plain):
-    """Places of copies of a piece of a longer copy: a place inside another, longer place of another segment
-    whose two places align node for node (`plain`; the one reaching furthest) is carried over to that place's
-    partner, at the same offset. Returns (new n0, new n1, the inner places, the segments carried through)."""
-    order = np.lexsort((-n1, n0))
-    aligned = (seg_of >= 0) & plain[np.maximum(seg_of, 0)]  # the places a piece can be carried through
-    lead = furthest(np.where(aligned[order], n1[order], -1))[1]
-    # each place, and the aligned one before it (no later start) reaching furthest: a near-miss copy that
-    # reaches further (a whole function around a verbatim part of it) does not hide the verbatim one
-    p, q = order[1:], order[lead[:-1]]
-    through = seg_of[q]
-    inside = aligned[q] & (n1[q] >= n1[p]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q]))
-    inside &= seg_of[p] != through
-    p, q, through = p[inside], q[inside], through[inside]
-    s = len(plain)
-    shift = n0[(q + s) % (2 * s)] - n0[q]  # a segment's places are k and k + s (the copy, the original)
-    return n0[p] + shift, n1[p] + shift, p, through
+def _project(n0, n1, aligned, seg_of, partner, movable):
+    """Places of copies of a piece of a longer copy: each place of `movable` inside another, longer place that
+    is `aligned` (its segment's places match node for node) is carried over to that place's `partner`, at the
+    same offset: through every such place (a hub copy matched against many files, the pieces of many
+    near-misses), each carried place once. Places of one extent are one place, and aligned places of one
+    extent with partners of one extent one way through, so the pairs grow with the distinct places, not with
+    the copies of a file (one sort by start, two sorted searches per way through). Returns (new n0, new n1,
+    the inner places, the segments carried through, each piece's offset in the place around it)."""
+    width = np.int64(n1.max()) + 1  # (n0, n1) as one key
+    p_all = _distinct(movable, n0[movable] * width + n1[movable])
+    cont = np.flatnonzero(aligned)
+    cont = _distinct(cont, n0[cont] * width + n1[cont], n0[partner[cont]] * width + n1[partner[cont]])
+    by = p_all[np.argsort(n0[p_all], kind="stable")]
+    starts = n0[by]
+    lo, hi = np.searchsorted(starts, n0[cont], "left"), np.searchsorted(starts, n1[cont], "left")
+    count = hi - lo
+    offs = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    q, p = np.repeat(cont, count), by[np.repeat(lo, count) + offs]
+    inside = (n1[p] <= n1[q]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q])) & (seg_of[p] != seg_of[q])
+    p, q = p[inside], q[inside]
+    shift = n0[partner[q]] - n0[q]
+    c0, c1 = n0[p] + shift, n1[p] + shift
+    first = _distinct(np.arange(len(p)), n0[p] * width + n1[p], shift)  # one piece reaching one place two ways
+    return c0[first], c1[first], p[first], seg_of[q][first], (n0[p] - n0[q])[first]
+
+
+def _distinct(idx: np.ndarray, *keys: np.ndarray) -> np.ndarray:
+    """The entries of `idx` whose keys are the first of their values (in `idx`'s order): one stable sort."""
+    if len(idx) < 2:
+        return idx
+    order = np.lexsort(keys[::-1])  # stable: each run of equal keys starts at its first entry
+    head = np.ones(len(order), bool)
+    for k in keys:
+        sk = k[order]
+        head[1:] &= sk[1:] == sk[:-1]
+    head[0] = False
+    return idx[np.sort(order[~head])]
+
+
+def _places_at(n0, n1, c0, c1) -> tuple[np.ndarray, np.ndarray]:
+    """For places [c0, c1) to be added after the places [n0, n1): the index each one has (an existing place of
+    that extent, else the new place made for the first of its extent), and which of them make new places."""
+    width = np.int64(max(int(n1.max()), int(c1.max()))) + 1
+    have = n0.astype(np.int64) * width + n1
+    want = c0.astype(np.int64) * width + c1
+    by = np.argsort(have, kind="stable")
+    at = np.minimum(np.searchsorted(have[by], want), len(by) - 1)
+    found = have[by][at] == want
+    dest = np.where(found, by[at], -1)
+    rest = np.flatnonzero(~found)
+    uniq, first, inverse = np.unique(want[rest], return_index=True, return_inverse=True)
+    made = rest[np.sort(first)]
+    # new places in order of their first carried piece: rank each extent by its first occurrence
+    rank = np.empty(len(uniq), np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(uniq))
+    dest[rest] = len(n0) + rank[inverse]
+    return dest, made
 
 
 def same_keys(key: np.ndarray, x0: np.ndarray, y0: np.ndarray, length: np.ndarray) -> np.ndarray:
     """Per pair of ranges [x0, x0 + length) and [y0, y0 + length): whether their keys are all equal (one gather
     over all pairs at once)."""
-    total = int(length.sum())
-    if not total:
-        return np.ones(len(x0), bool)
-    offs = np.arange(total) - np.repeat(np.cumsum(length) - length, length)
-    differ = key[np.repeat(x0, length) + offs] != key[np.repeat(y0, length) + offs]
-    return np.bincount(np.repeat(np.arange(len(x0)), length), weights=differ, minlength=len(x0)) == 0
+    row, _, differ = _compare(key, x0, y0, length)
+    return np.bincount(row, weights=differ, minlength=len(x0)) == 0
 
 
-def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Places | None:
+def _compare(key, x0, y0, length) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every node of the pairs of ranges [x0, x0 + length) / [y0, y0 + length), as (pair, offset, whether the
+    two keys differ): one gather over all pairs."""
+    row = np.repeat(np.arange(len(x0)), length)
+    offs = np.arange(len(row)) - np.repeat(np.cumsum(length) - length, length)
+    return row, offs, key[x0[row] + offs] != key[y0[row] + offs]
+
+
+def _renamed_nodes(exact, x0, y0, length, renamed) -> tuple[np.ndarray, np.int64]:
+    """Where the `renamed` ones of the aligned segments [x0, x0 + length) / [y0, y0 + length) differ in their
+    exact keys: sorted keys segment * width + offset, and that width (one gather over those segments)."""
+    width = np.int64(length.max() if len(length) else 0) + 1
+    idx = np.flatnonzero(renamed)
+    row, offs, differ = _compare(exact, x0[idx], y0[idx], length[idx])
+    return idx[row[differ]].astype(np.int64) * width + offs[differ], width
+
+
+def _carrier_places(carriers: Segments | None, s: int):
+    """The carriers' places (n0, n1), as segments s, s + 1, ... of their own, each place's partner among them
+    (to be offset by where they are put, after the real places), and each segment's kind (1 or 2)."""
+    if carriers is None or not len(carriers):
+        none = np.zeros(0, np.int64)
+        return none, none, none, none, none
+    m, both = len(carriers), np.concatenate([np.arange(len(carriers))] * 2)
+    return (np.concatenate([carriers.b0, carriers.a0]), np.concatenate([carriers.b1, carriers.a1]), s + both,
+            np.concatenate([np.arange(m) + m, np.arange(m)]), np.where(carriers.renamed > 0, 2, 1))
+
+
+def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray, carriers: Segments | None = None,
+                min_renamed: int = 0) -> Places | None:
     """Places of the segments at least `min_lines` long on both sides (the copies, then the originals), one
-    edge a segment, then `PROJECTIONS` rounds of pieces carried over; a carried piece is exact when its nodes'
-    exact keys are all equal (always, through a verbatim copy), else as exact as the copy it went through.
-    None when no segment is long enough."""
+    edge a segment, then `PROJECTIONS` rounds of pieces carried over, through those segments and through
+    `carriers` (the aligned pieces of near-misses: places of no group themselves); a carried piece is exact
+    when its nodes' exact keys are all equal (always, through a verbatim copy), else as exact as the copy it
+    went through, and kept only with `min_renamed` nodes. None when no segment is long enough."""
     seg = trim_partial(drop_nested(seg, lines.file_of), lines, exact)
     if not len(seg):
         return None
@@ -178,22 +244,44 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray) -> Plac
     sim = seg.matched[idx] / np.maximum(seg.b1[idx] - seg.b0[idx], seg.a1[idx] - seg.a0[idx])
     left, right, e_kind, e_sim = np.arange(s), np.arange(s) + s, kind, sim
     seg_of = np.concatenate([np.arange(s), np.arange(s)])  # -1 for a carried place: it is no copy's side
+    partner = np.concatenate([np.arange(s) + s, np.arange(s)])
     plain = (seg.gaps[idx] == 0) & (seg.b1[idx] - seg.b0[idx] == seg.a1[idx] - seg.a0[idx])
+    c_n0, c_n1, c_seg, c_partner, c_kind = _carrier_places(carriers, s)
+    m = len(c_kind)
+    all_plain = np.concatenate([plain, np.ones(m, bool)])  # a near-miss's piece is aligned
+    all_kind, all_sim = np.concatenate([kind, c_kind]), np.concatenate([sim, np.ones(m)])
+    renamed_at, renamed_width = _renamed_nodes(exact, np.concatenate([n0[:s], c_n0[:m]]),
+                                               np.concatenate([n0[s:], c_n0[m:]]),
+                                               np.concatenate([n1[:s] - n0[:s], c_n1[:m] - c_n0[:m]]),
+                                               all_plain & (all_kind == 2))
     new = np.arange(2 * s)
     for _ in range(PROJECTIONS):
-        p0, p1, src, through = _project(n0, n1, seg_of, plain)
-        fresh = np.isin(src, new)  # each round carries only the places the last one made
-        p0, p1, src, through = p0[fresh], p1[fresh], src[fresh], through[fresh]
+        r = len(n0)
+        a0, a1, a_seg = np.concatenate([n0, c_n0]), np.concatenate([n1, c_n1]), np.concatenate([seg_of, c_seg])
+        a_partner = np.concatenate([partner, r + c_partner])
+        aligned = (a_seg >= 0) & all_plain[np.maximum(a_seg, 0)]
+        # each round carries only the places the last one made
+        p0, p1, src, through, off = _project(a0, a1, aligned, a_seg, a_partner, new)
         if not len(p0):
             break
-        new = np.arange(len(n0), len(n0) + len(p0))
-        # carried through a verbatim copy, a piece keeps its keys: only those through a renamed one are compared
-        verbatim = kind[through] == 1
-        check = ~verbatim
-        verbatim[check] = same_keys(exact, n0[src][check], p0[check], (p1 - p0)[check])
-        n0, n1 = np.concatenate([n0, p0]), np.concatenate([n1, p1])
-        seg_of = np.concatenate([seg_of, np.full(len(p0), -1)])
-        e_kind = np.concatenate([e_kind, np.where(verbatim, 1, kind[through])])
-        e_sim = np.concatenate([e_sim, sim[through]])
-        left, right = np.concatenate([left, src]), np.concatenate([right, new])
+        # carried through a verbatim copy, a piece keeps its keys; through a renamed one, it does where none of
+        # the copy's renamed nodes lies in it
+        lo = through.astype(np.int64) * renamed_width + off
+        verbatim = np.searchsorted(renamed_at, lo + (p1 - p0)) == np.searchsorted(renamed_at, lo)
+        # a renamed piece is a copy only as long as a renamed copy must be
+        ok = verbatim | (p1 - p0 >= min_renamed)
+        p0, p1, src, through, verbatim = p0[ok], p1[ok], src[ok], through[ok], verbatim[ok]
+        if not len(p0):
+            break
+        # a place already there (or carried twice) gets the edge; only the others are new places
+        dest, made = _places_at(n0, n1, p0, p1)
+        new = np.arange(r, r + len(made))
+        n0, n1 = np.concatenate([n0, p0[made]]), np.concatenate([n1, p1[made]])
+        seg_of = np.concatenate([seg_of, np.full(len(made), -1)])
+        partner = np.concatenate([partner, np.full(len(made), -1)])
+        e_kind = np.concatenate([e_kind, np.where(verbatim, 1, all_kind[through])])
+        e_sim = np.concatenate([e_sim, all_sim[through]])
+        left, right = np.concatenate([left, src]), np.concatenate([right, dest])
+        if not len(made):
+            break
     return Places(n0, n1, left, right, e_kind, e_sim)

@@ -37,16 +37,23 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
     ends = np.cumsum(counts)
     xp, put = backend.xp, backend.asarray
     shape, exact, fo, starts, ends = (put(a) for a in (cat["shape"], cat["exact"], file_of, ends - counts, ends))
-    parts = []
+    parts, carriers = [], []
     for key, periodic, width in ((exact, False, settings.min_nodes), (shape, True, settings.min_nodes_renamed)):
         b0, b1, a0, a1, renamed = find_segments(xp, key, shape, exact, fo, starts, ends, width, backend.asnumpy,
                                                 periodic)
         if periodic:  # the shape pass adds only what differs in names or constants
             b0, b1, a0, a1, renamed = (x[renamed > 0] for x in (b0, b1, a0, a1, renamed))
-        parts.append(chain(b0, b1, a0, a1, renamed, file_of[b0], file_of[a0], settings.max_gap,
-                           settings.min_similarity, width))
+        copies, inner = chain(b0, b1, a0, a1, renamed, file_of[b0], file_of[a0], settings.max_gap,
+                              settings.min_similarity, width)
+        parts.append(copies)
+        carriers.append(inner)
     if settings.lines:
         parts.append(line_segments(xp, exact, put(cat["line"]), fo, starts, ends, settings.min_lines,
                                    backend.asnumpy))
-    seg = Segments(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Segments)))
-    return build_groups(seg, line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines, cat["exact"])
+    return build_groups(_joined(parts), line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines,
+                        cat["exact"], _joined(carriers), settings.min_nodes_renamed)
+
+
+def _joined(parts: list[Segments]) -> Segments:
+    """The rows of several `Segments` as one."""
+    return Segments(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Segments)))

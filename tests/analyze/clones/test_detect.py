@@ -67,12 +67,12 @@ def test_copy_with_an_insertion_chains_into_a_near_miss():
     b0, b1, a0, a1, renamed = segments([a, b])
     assert len(b0) == 2
     fo = np.asarray([0] * 40 + [1] * 42)
-    near = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=4, min_similarity=0.8, width=W)
+    near, _ = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=4, min_similarity=0.8, width=W)
     assert (near.b0.tolist(), near.b1.tolist(), near.a0.tolist(), near.a1.tolist()) == ([40], [82], [0], [40])
     assert near.gaps.tolist() == [1] and near.matched.tolist() == [40]
-    apart = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=1, min_similarity=0.8, width=W)
+    apart, _ = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=1, min_similarity=0.8, width=W)
     assert len(apart) == 2 and apart.gaps.tolist() == [0, 0]
-    strict = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=4, min_similarity=0.99, width=W)
+    strict, _ = chain(b0, b1, a0, a1, renamed, fo[b0], fo[a0], max_gap=4, min_similarity=0.99, width=W)
     assert len(strict) == 2
 
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from gpubatch.analyze.clones.detect import Segments
 from gpubatch.analyze.clones.groups import CloneGroup, Member, covering
-from gpubatch.analyze.clones.places import _project, drop_nested, near, same_keys
+from gpubatch.analyze.clones.places import _places_at, _project, drop_nested, near, same_keys
 
 from .test_duplicates import places, run
 
@@ -100,9 +100,105 @@ def test_a_piece_is_carried_through_the_aligned_copy_around_it_not_a_near_miss_r
     n1 = np.array([1100, 2020, 3005, 100, 40, 30])
     seg_of = np.array([0, 1, 2, 0, 1, 2])
     plain = np.array([False, True, True])
-    p0, p1, src, through = _project(n0, n1, seg_of, plain)
+    p0, p1, src, through, off = _project(n0, n1, plain[seg_of], seg_of, np.array([3, 4, 5, 0, 1, 2]), np.arange(6))
     # the piece goes to the verbatim copy's other place, at its offset there; nothing goes through the near-miss
-    assert (p0.tolist(), p1.tolist(), src.tolist(), through.tolist()) == ([2005], [2010], [5], [1])
+    assert (p0.tolist(), p1.tolist(), src.tolist(), through.tolist(), off.tolist()) == ([2005], [2010], [5], [1], [5])
+
+
+CODEC_TAIL = """        encode=Codec().encode,
+        decode=Codec().decode,
+        incrementalencoder=IncrementalEncoder,
+        incrementaldecoder=IncrementalDecoder,
+        streamreader=StreamReader,
+        streamwriter=StreamWriter,
+    )
+"""
+MULTIBYTE = """import codecs
+codec = codecs.lookup('a{k}')
+
+
+class Reader(codecs.StreamReader):
+    size = {k}
+
+    def read(self, data, final=False):
+        return self.codec.decode(data, {k}, final)[0]
+
+
+def getregentry():
+    return codecs.CodecInfo(
+        name='a{k}',
+""" + CODEC_TAIL
+CHARMAP = """import codecs
+
+
+def table(n):
+    rows = []
+    for i in range(n):
+        rows.append(i * 2 + {k})
+{extra}    return dict(enumerate(rows))
+
+
+def getregentry():
+    return codecs.CodecInfo(
+        name='b{k}',
+""" + CODEC_TAIL
+
+
+def test_a_piece_of_a_hub_copy_and_of_near_misses_is_found_in_every_copy(tmp_path):
+    # the a files are renamed copies of a0 (each matched against it, the first of its windows), the b files
+    # near-misses of one another (every other one has a line more); both end in the same verbatim call,
+    # which pylint reports between any a and any b (as in CPython's encodings/)
+    files = {f"a{k}.py": MULTIBYTE.format(k=k) for k in range(8)}
+    files.update({f"b{k}.py": CHARMAP.format(k=k, extra="    rows.sort()\n" * (k % 2)) for k in range(8)})
+    groups = run(tmp_path, files).duplicates
+    (tail,) = [g for g in groups if ("a5.py", 15, 21) in places(g)]
+    assert tail.kind_name == "exact" and places(tail) == [(f"a{k}.py", 15, 21) for k in range(8)] + [
+        (f"b{k}.py", 14 + k % 2, 20 + k % 2) for k in range(8)]
+
+
+TABLE = ["    rows = []", "    for i in range(n):", "        rows.append(i * 2)", "    rows.sort()",
+         "    total = sum(rows) + len(rows)", "    rows.insert(0, total)", "    seen = set(rows)",
+         "    rows = [r for r in rows if r % 3]", "    return dict(enumerate(rows)), seen"]
+
+
+def test_a_piece_inside_near_misses_is_carried_through_their_aligned_pieces(tmp_path):
+    # c0..c5 are near-misses of one another (each lacks another line of its table), so their own copies of
+    # the call are pieces of those near-misses; d.py's call matches c0's: every c file's copy is in its group
+    head = "import codecs\n\n\ndef table(n):\n"
+    call = "\n\n\ndef getregentry():\n    return codecs.CodecInfo(\n        name='x',\n" + CODEC_TAIL
+    files = {f"c{k}.py": head + "\n".join(t for i, t in enumerate(TABLE) if i != 3 + k % 5) + call for k in range(6)}
+    files["d.py"] = "import codecs\n\n\ndef other():\n    print('other')\n    return codecs.CodecInfo(\n" \
+        "        name='d',\n" + CODEC_TAIL
+    (tail,) = [g for g in run(tmp_path, files).duplicates if ("d.py", 8, 14) in places(g)]
+    assert places(tail) == [(f"c{k}.py", 18, 24) for k in range(6)] + [("d.py", 8, 14)]
+
+LOG_PIECE = """    names = sorted(x.name for x in items if x.visible)
+    report = {"names": names, "count": len(names)}
+    log.info("report %s", report["count"])
+    log.debug("names %s", names)
+    report["more"] = names[1:]
+"""
+
+
+def test_a_piece_carried_through_a_renamed_copy_is_a_renamed_copy_only_when_long_enough(tmp_path):
+    x = "def build(items, limit, log):\n" + HEAD + LOG_PIECE + TAIL
+    y = x.replace("names", "labels").replace("report", "summary").replace("build", "other")
+    z = "def other(items, log):\n    print(len(items))\n" + LOG_PIECE + "    return report\n"
+    files = {"x.py": x, "y.py": y, "z.py": z}
+    whole = ("renamed", [("x.py", 1, 17), ("y.py", 1, 17)])
+    # the piece (42 nodes) in y, its names renamed, is a renamed copy where 24 nodes make one
+    assert [(g.kind_name, places(g)) for g in run(tmp_path / "a", files).duplicates] == [
+        whole, ("renamed", [("x.py", 8, 12), ("y.py", 8, 12), ("z.py", 3, 7)])]
+    # and not where a renamed copy needs 60: x's and z's verbatim piece is a group of its own
+    assert [(g.kind_name, places(g)) for g in run(tmp_path / "b", files, min_nodes_renamed=60).duplicates] == [
+        whole, ("exact", [("x.py", 8, 12), ("z.py", 3, 7)])]
+
+
+def test_a_carried_place_already_there_is_that_place():
+    n0, n1 = np.array([0, 50, 10]), np.array([20, 70, 15])
+    dest, made = _places_at(n0, n1, np.array([50, 30, 10, 30, 40]), np.array([70, 35, 15, 35, 45]))
+    # [30, 35) carried twice is one new place; [50, 70) and [10, 15) are places 1 and 2
+    assert dest.tolist() == [1, 3, 2, 3, 4] and made.tolist() == [1, 4]
 
 
 CHECKS = """def check_{name}(self, ndarray, flags):
