@@ -27,7 +27,7 @@ from .flatten import Flatten
 from .nodes import COLUMNS, F_TEXT, KIND, OP_VALUES
 from .rawmetrics import raw_metrics
 
-VERSION = "18"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
+VERSION = "19"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
 _CONST_KIND, _FSTR_KIND = KIND["Constant"], KIND["JoinedStr"]
 
 
@@ -217,6 +217,8 @@ def _tensorize_text(ft: FileTensors, text: str) -> FileTensors:
 
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # where the parser breaks lines (not str.splitlines)
+# a line that is one whole single-quoted literal and a comment, as each line of `('a'  # one\n 'b'  # two)`
+JOINED_LITERAL = re.compile(r"""(\s*[rRbBuU]{0,2}(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"))\s*#.*$""")
 
 
 def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
@@ -228,10 +230,20 @@ def _string_lines(arr: np.ndarray, text: str) -> dict[int, int]:
         return {}
     lines = LINE_BREAK.split(text)
     out = {}
-    for first, last in arr[multi][:, [2, 4]].tolist():
+    for first, col, last in arr[multi][:, [2, 3, 4]].tolist():
+        joined = _opens_joined(lines[first - 1], col) if first <= len(lines) else False
         for ln in range(first, min(last, len(lines)) + 1):
-            out[ln] = text_hash(lines[ln - 1])
+            line = lines[ln - 1]
+            one = JOINED_LITERAL.match(line) if joined else None  # a literal of a joined table: its comment is no text
+            out[ln] = text_hash(one.group(1) if one else line)
     return out
+
+
+def _opens_joined(line: str, col: int) -> bool:
+    """Whether the string starting at byte `col` of `line` opens with a single-quoted literal: a string over
+    several lines that is not triple-quoted is literals joined implicitly, its `#`s comments."""
+    head = line.encode("utf-8", "surrogatepass")[col:col + 8].decode("utf-8", "replace").lstrip("rRbBuUfF")
+    return head[:1] in ("'", '"') and head[:3] not in ("'" * 3, '"' * 3)
 
 
 def text_hash(line: str) -> int:

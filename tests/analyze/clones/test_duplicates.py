@@ -77,6 +77,18 @@ def test_a_block_of_text_copied_into_another_string_is_a_copy(tmp_path):
     assert run(tmp_path / "short", {"a.py": a.replace(block, short), "b.py": b.replace(block, short)}).duplicates == []
 
 
+def test_a_table_of_joined_literals_compares_without_its_comments(tmp_path):
+    # each line one literal of a string joined implicitly, its comment naming the entry: a comment is no text,
+    # so the tables are copies as pylint and jscpd find them; a comment inside a triple-quoted string is text
+    rows = [f"\\x{i:02x}" for i in range(8)]
+    a = "TABLE = (\n" + "".join(f"    '{r}'  # 0x{i:04x} entry {i}\n" for i, r in enumerate(rows)) + ")\n"
+    b = "x = 1\nTABLE = (\n" + "".join(f"    '{r}'  # 0x{i:02x} ENTRY\n" for i, r in enumerate(rows)) + ")\n"
+    assert [places(g) for g in run(tmp_path, {"a.py": a, "b.py": b}).duplicates] == [[("a.py", 1, 9), ("b.py", 2, 10)]]
+    text = [f"    '{r}'  # note {i}\n" for i, r in enumerate(rows)]
+    c = 'DOC = """\n' + "".join(text) + '"""\n'
+    d = 'x = 1\nDOC = """\n' + "".join(t.replace("note", "other") for t in text) + '"""\n'
+    assert run(tmp_path / "doc", {"c.py": c, "d.py": d}).duplicates == []
+
 def test_each_copy_is_a_finding_naming_the_others(tmp_path):
     res = run(tmp_path, {"a.py": LOAD, "b.py": LOAD, "c.py": LOAD})
     found = sorted((Path(f.path).name, f.line, f.end_line, len(f.related)) for f in res.findings)
