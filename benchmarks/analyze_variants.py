@@ -11,6 +11,8 @@ writing timed inside the process (code older than those phases gives neither).
         --patch new=pass --patch no-rotation='parse.ROTATE = 10**9' --formats text,json --repeats 2 --json out.json
     python benchmarks/analyze_variants.py --tree /usr/lib/python3.12 --copies 44 --device cuda \\
         --args plain= --args dup=--duplicates --repeats 2
+    python benchmarks/analyze_variants.py --tree /usr/lib/python3.12 --copies 44 --device cuda \\
+        --code old=/tmp/old --patch new=pass --extra=--duplicates --formats json --repeats 2
 """
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ def main() -> None:
     ap.add_argument("--code", action="append", default=[], help="NAME=DIR holding gpubatch/ (repeatable)")
     ap.add_argument("--patch", action="append", default=[], help="NAME=STATEMENT on this checkout (repeatable)")
     ap.add_argument("--args", action="append", default=[], help="NAME=ARGS: this checkout, more CLI arguments")
+    ap.add_argument("--extra", default="", help="more CLI arguments for every variant (--extra=--duplicates)")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--formats", default="text")
     ap.add_argument("--repeats", type=int, default=1)
@@ -73,7 +76,7 @@ def main() -> None:
                     report, stats = work / f"{name}.{fmt}", work / f"{name}.{fmt}.stats.json"
                     stats.unlink(missing_ok=True)
                     args = ["analyze", str(tree), "--no-cache", "--device", a.device, "--format", fmt,
-                            "-o", str(report), "--stats-json", str(stats), *extra]
+                            "-o", str(report), "--stats-json", str(stats), *a.extra.split(), *extra]
                     cmd = [sys.executable, "-m", "gpubatch", *args] if stmt is None else \
                         [sys.executable, "-c", RUN.format(stmt), *args]
                     row = {"variant": name, "format": fmt, "rep": rep, "files": files, **measure(cmd, code),
