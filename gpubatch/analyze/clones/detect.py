@@ -272,8 +272,7 @@ def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float,
     bends = np.bincount(cid, weights=np.concatenate([[0], edits.astype(np.int64)])).astype(np.int64)
     good = (matched >= min_similarity * span) | (bends == 0)
     pieces = ~good[cid]  # segments of chains that stay apart
-    inner = take(Segments(b0, b1, a0, a1, b1 - b0, renamed, np.zeros(len(b0), np.int64)),
-                  good[cid] & (bends[cid] > 0))  # the aligned pieces of the near-misses kept
+    inner = take(plain, order[good[cid] & (bends[cid] > 0)])  # the aligned pieces of the near-misses kept
     return Segments(np.concatenate([b0[first][good], b0[pieces]]), np.concatenate([b1[last][good], b1[pieces]]),
                     np.concatenate([a0[first][good], a0[pieces]]), np.concatenate([a1[last][good], a1[pieces]]),
                     np.concatenate([matched[good], (b1 - b0)[pieces]]),
@@ -282,7 +281,7 @@ def chain(b0, b1, a0, a1, renamed, fb, fa, max_gap: int, min_similarity: float,
 
 
 def take(seg: Segments, keep: np.ndarray) -> Segments:
-    """The rows of `seg` where `keep` holds."""
+    """The rows of `seg` that `keep` picks (a mask or indices)."""
     return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
 
 
