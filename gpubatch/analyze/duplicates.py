@@ -58,16 +58,29 @@ def add_duplicates(result, executor, policy) -> None:
     executor.stats.for_op("duplicates", "gpu" if backend.is_gpu else "cpu").add_batch(
         len(reports), time.perf_counter() - t0, work=nodes)
     result.duplicates = groups
-    quiet = {r.path: set(r.features.quiet.tolist()) for r in reports}  # 0: the whole file (`# ruff: noqa`)
+    # a copy's finding is left out where GB301 is off for its file, or `noqa` holds its line or the whole file (0)
+    quiet = {r.path: set(r.features.quiet.tolist()) if policy.enabled("GB301", r.path) else None for r in reports}
     added: dict[str, list[Finding]] = {}
-    level, enabled = policy.level("GB301"), {p: policy.enabled("GB301", p) for p in quiet}
+    level = policy.level("GB301")
     for group in groups:
         told = _Told(group)
         for k, m in enumerate(group.members):
-            if not enabled[m.path] or quiet[m.path] & {0, m.line}:
+            q = quiet[m.path]
+            if q is None or q and (0 in q or m.line in q):
                 continue
-            added.setdefault(m.path, []).append(
-                Finding(m.path, m.line, 0, "GB301", told.message(k), level, m.end_line, 0, told.related_to(k)))
-    result.files = [dataclasses.replace(r, findings=tuple(sorted(r.findings + tuple(added[r.path]),
-                                                                 key=lambda x: (x.line, x.col, x.code))))
-                    if r.path in added else r for r in result.files]
+            found = Finding(m.path, m.line, 0, "GB301", told.message(k), level, m.end_line, 0, told.related_to(k))
+            mine = added.get(m.path)
+            if mine is None:
+                added[m.path] = [found]
+            else:
+                mine.append(found)
+    result.files = [_with(r, added[r.path]) if r.path in added else r for r in result.files]
+
+
+def _with(report, more: list):
+    """`report` with the findings `more` among its own, in order of line, column and code."""
+    return dataclasses.replace(report, findings=tuple(sorted(report.findings + tuple(more), key=_where)))
+
+
+def _where(f) -> tuple:
+    return f.line, f.col, f.code

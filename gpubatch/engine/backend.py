@@ -104,11 +104,12 @@ class Backend:
             return "cpu"
         return f"cuda:{self.device_index if self.label_index is None else self.label_index}"
 
-    def asarray(self, a: Any) -> Any:
-        """Host array to this backend (content-cached on the GPU when the memory manager is on)."""
+    def asarray(self, a: Any, cached: bool = True) -> Any:
+        """Host array to this backend (content-cached on the GPU when the memory manager is on). `cached=False`
+        for data used once (the clone search's joined features): keying it would hash every byte for nothing."""
         if not self.is_gpu:
             return np.asarray(a)
-        if self.cache is not None and isinstance(a, np.ndarray):
+        if cached and self.cache is not None and isinstance(a, np.ndarray):
             hits = self.cache.hits
             out = self.cache.get(a, self.xp.asarray)
             if self.stats is not None:

@@ -30,7 +30,11 @@ class DeviceCache:
         self.misses = 0
 
     def get(self, host: np.ndarray, upload: Callable[[np.ndarray], Any]) -> Any:
-        """The device copy of `host`, uploading it on a miss and evicting least-recently used entries."""
+        """The device copy of `host`, uploading it on a miss and evicting least-recently used entries. An array
+        too large to keep is never in the cache: it is uploaded without hashing its bytes."""
+        if self.max_bytes is not None and host.nbytes > self.max_bytes:
+            self.misses += 1
+            return upload(host)
         key = content_key(host)
         found = self._items.get(key)
         if found is not None:
@@ -39,8 +43,6 @@ class DeviceCache:
             return found
         self.misses += 1
         dev = upload(host)
-        if self.max_bytes is not None and host.nbytes > self.max_bytes:
-            return dev  # too large to keep
         self._items[key] = dev
         self.bytes += host.nbytes
         while len(self._items) > self.max_entries or (self.max_bytes is not None and self.bytes > self.max_bytes):

@@ -76,3 +76,18 @@ def test_several_gpus_share_the_batches():
     assert [x for x, _, _ in out] == list(range(64))
     assert {label for _, label, _ in out} == {f"cuda:{i}" for i in range(n)}
     assert {vis for _, _, vis in out} == {str(i) for i in range(n)}
+
+
+def test_uncached_upload_leaves_the_device_cache_alone():
+    """`asarray(a, cached=False)` uploads without keying: the cache neither grows nor counts it."""
+    import numpy as np
+
+    from gpubatch.engine.backend import cupy_backend
+
+    be = cupy_backend(cache_size=8)
+    a = np.arange(1000)
+    assert (be.asnumpy(be.asarray(a, cached=False)) == a).all()
+    assert len(be.cache) == 0 and be.cache.hits == be.cache.misses == 0
+    be.asarray(a)
+    be.asarray(a.copy())
+    assert len(be.cache) == 1 and be.cache.hits == 1

@@ -69,3 +69,17 @@ def test_cache_byte_limit():
     for i in range(10):
         c.get(np.full(5, i, dtype=np.int64), lambda x: x)  # 40 bytes each
     assert c.bytes <= 100 and len(c) == 2
+
+
+def test_cache_too_large_is_uploaded_unhashed(monkeypatch):
+    """An array over the byte limit can never be a hit: it is uploaded without hashing its bytes."""
+    import gpubatch.engine.memory as memory
+
+    keyed = []
+    monkeypatch.setattr(memory, "content_key", lambda a: keyed.append(a) or (a.tobytes(), a.shape, a.dtype.str))
+    c = DeviceCache(100, max_bytes=100)
+    big = np.zeros(50, np.int64)  # 400 bytes
+    assert c.get(big, lambda x: x.copy()) is not big
+    assert keyed == [] and len(c) == 0 and c.misses == 1
+    c.get(np.zeros(5, np.int64), lambda x: x)
+    assert len(keyed) == 1 and len(c) == 1

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cover import covered, ids
 from .detect import Segments
 from .places import FILE_OFFSET, find_places, near
 
@@ -41,15 +42,16 @@ class Lines:
     first: np.ndarray  # per node: the first line of this node or any later one in its file
     last: np.ndarray  # per node: the last line covered by this node or any earlier one in its file
     file_of: np.ndarray
+    key: np.ndarray  # per node: its file's number times `FILE_OFFSET` plus `first`, ascending over all nodes
 
 
 def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Lines:
     """Running min from the end and running max from the start, per file, in one pass each (a file's number
     added as a high offset keeps files apart)."""
-    off = file_of.astype(np.int64) * FILE_OFFSET
+    off = file_of.astype(np.int64, copy=False) * FILE_OFFSET
     run_max = np.maximum.accumulate(last.astype(np.int64) + off) - off
     run_min = np.minimum.accumulate((line.astype(np.int64) + off)[::-1])[::-1] - off
-    return Lines(run_min, run_max, file_of)
+    return Lines(run_min, run_max, file_of, off + run_min)
 
 
 def whole_lines(n0: np.ndarray, n1: np.ndarray, lines: Lines) -> tuple[np.ndarray, np.ndarray]:
@@ -117,38 +119,52 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int, 
     np.maximum.at(m_stop, mid, p1)
     m_comp = c[new_member]
     order = np.lexsort((m_first, m_comp))  # each group's copies in discovery order
-    m_comp = m_comp[order]
-    bounds = np.flatnonzero(np.concatenate([[True], m_comp[1:] != m_comp[:-1], [True]])).tolist()
-    file_l, line_l, end_l, size_l = (a[order].tolist() for a in (lines.file_of[m_first], m_line, m_end,
-                                                                   m_stop - m_first))
-    kind_l, sim_l = g_kind[m_comp].tolist(), g_sim[m_comp].tolist()
+    path_id = np.asarray(_path_ids(paths), np.int64)[lines.file_of[m_first][order]]
+    m_comp, m_line, m_end, size = m_comp[order], m_line[order], m_end[order], (m_stop - m_first)[order]
+    # two copies on the same lines of one path are one: the first of them stays
+    keep = np.sort(np.unique(ids(m_comp, path_id, m_line, m_end), return_index=True)[1])
+    m_comp, path_id, m_line, m_end, size = (a[keep] for a in (m_comp, path_id, m_line, m_end, size))
+    group_of = ids(m_comp)
+    counts = np.bincount(group_of)
+    real = counts[group_of] > 1  # a group needs two copies
+    group_of, path_id, m_line, m_end, size = (a[real] for a in (ids(group_of[real]), path_id, m_line, m_end, size))
+    first = np.flatnonzero(np.concatenate([[True], group_of[1:] != group_of[:-1]]))
+    g_comp = m_comp[real][first]
+    left_out = covered(group_of, ids(path_id, m_line, m_end), g_kind[g_comp])
+    return _groups(paths, group_of, path_id, m_line, m_end, size, g_kind[g_comp], g_sim[g_comp], left_out)
+
+
+def _path_ids(paths: list[str]) -> list[int]:
+    """Each path's id, one per distinct path (two files of one path are one place)."""
+    seen: dict[str, int] = {}
+    return [seen.setdefault(p, k) for k, p in enumerate(paths)]
+
+
+def _groups(paths, group_of, path_id, line, end, size, kind, sim, left_out) -> list[CloneGroup]:
+    """The groups not left out, as objects, in order of their first copy's path and lines."""
+    bounds = np.flatnonzero(np.concatenate([[True], group_of[1:] != group_of[:-1], [True]])).tolist()
+    p_l, a_l, b_l, n_l = path_id.tolist(), line.tolist(), end.tolist(), size.tolist()
+    kind_l, sim_l, out_l = kind.tolist(), sim.tolist(), left_out.tolist()
     groups = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        if hi - lo < 2:
-            continue
-        members: dict[tuple, Member] = {}  # two copies on the same lines are one
-        for k in range(lo, hi):
-            key = (paths[file_l[k]], line_l[k], end_l[k])
-            if key not in members:
-                members[key] = Member(*key, size_l[k])
-        if len(members) > 1:
-            groups.append(CloneGroup(kind_l[lo], round(sim_l[lo], 3), tuple(members.values())))
-    return covering(groups)
+    for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+        if not out_l[k]:
+            groups.append(CloneGroup(kind_l[k], round(sim_l[k], 3), tuple(
+                Member(paths[p_l[j]], a_l[j], b_l[j], n_l[j]) for j in range(lo, hi))))
+    return sorted(groups, key=_first_copy)
+
+
+def _first_copy(g: CloneGroup) -> tuple:
+    """Groups in order of their first copy; among groups of one first copy, larger, then more exact, first."""
+    m = g.members[0]
+    return m.path, m.line, m.end_line, -len(g.members), g.kind
 
 
 def covering(groups: list[CloneGroup]) -> list[CloneGroup]:
     """The groups, in order of their first copy, without any whose copies are all copies of another group that
-    is at least as exact (it would say nothing more)."""
-    def places(g: CloneGroup) -> frozenset:
-        return frozenset((m.path, m.line, m.end_line) for m in g.members)
-
-    holding: dict[tuple, list[int]] = {}  # a copy -> the groups kept so far that hold it
-    kept: list[tuple[CloneGroup, frozenset]] = []
-    for g in sorted(groups, key=lambda g: (-len(g.members), g.kind)):
-        mine = places(g)
-        if any(kept[k][0].kind <= g.kind and mine <= kept[k][1] for k in holding.get(min(mine), ())):
-            continue
-        for place in mine:
-            holding.setdefault(place, []).append(len(kept))
-        kept.append((g, mine))
-    return sorted((g for g, _ in kept), key=lambda g: (g.members[0].path, g.members[0].line, g.members[0].end_line))
+    is at least as exact (it would say nothing more; `cover.py`)."""
+    rows = [(k, (m.path, m.line, m.end_line)) for k, g in enumerate(groups) for m in g.members]
+    places: dict[tuple, int] = {}
+    place = np.asarray([places.setdefault(p, len(places)) for _, p in rows], np.int64)
+    left_out = covered(np.asarray([k for k, _ in rows], np.int64), place,
+                       np.asarray([g.kind for g in groups], np.int64))
+    return sorted((g for g, out in zip(groups, left_out.tolist()) if not out), key=_first_copy)

@@ -68,15 +68,25 @@ def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.nd
     shares, and how many of its last nodes start on a last line that a node after it shares (the lines that
     `groups.whole_lines` leaves out of the report). One sorted search each: a file's first lines run upwards."""
     fo, first, total = lines.file_of, lines.first, len(lines.file_of)
-    key = fo.astype(np.int64) * FILE_OFFSET + first
+    key = lines.key
     base = fo[n0].astype(np.int64) * FILE_OFFSET
     l0, l1 = first[n0], lines.last[n1 - 1]
     before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
     head = (n0 > 0) & (fo[before] == fo[n0]) & (lines.last[before] >= l0)
     tail = (n1 < total) & (fo[after] == fo[n1 - 1]) & (first[after] <= l1)
-    start = np.where(head, np.searchsorted(key, base + l0, side="right"), n0)  # the first node past that line
-    stop = np.where(tail, np.searchsorted(key, base + l1, side="left"), n1)  # the first node on that line
+    start, stop = n0.copy(), n1.copy()
+    start[head] = _sorted_search(key, (base + l0)[head], "right")  # the first node past that line
+    stop[tail] = _sorted_search(key, (base + l1)[tail], "left")  # the first node on that line
     return np.clip(start, n0, n1) - n0, n1 - np.clip(stop, n0, n1)
+
+
+def _sorted_search(key: np.ndarray, want: np.ndarray, side: str) -> np.ndarray:
+    """`np.searchsorted(key, want, side)` with the queries taken in sorted order: each search starts near the
+    last one's answer, several times faster over a long key than queries in random order."""
+    order = np.argsort(want, kind="stable")
+    out = np.empty(len(want), np.int64)
+    out[order] = np.searchsorted(key, want[order], side=side)
+    return out
 
 
 def trim_partial(seg: Segments, lines, exact: np.ndarray) -> Segments:

@@ -35,7 +35,11 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
     cat = {k: np.concatenate([getattr(f, k) for f in features]) for k in ("shape", "exact", "line", "last")}
     file_of = np.repeat(np.arange(len(features), dtype=np.int64), counts)
     ends = np.cumsum(counts)
-    xp, put = backend.xp, backend.asarray
+    xp = backend.xp
+
+    def put(a: np.ndarray):
+        return backend.asarray(a, cached=False)  # used once: not worth hashing for the device cache
+
     shape, exact, fo, starts, ends = (put(a) for a in (cat["shape"], cat["exact"], file_of, ends - counts, ends))
     parts, carriers = [], []
     for key, periodic, width in ((exact, False, settings.min_nodes), (shape, True, settings.min_nodes_renamed)):

@@ -5,6 +5,7 @@ import os
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -282,6 +283,18 @@ def test_duplicated_lines_count_each_line_once():
     groups = [group(("a.py", 1, 20), ("b.py", 1, 20)), group(("a.py", 5, 9), ("b.py", 5, 9), ("c.py", 1, 5)),
               group(("a.py", 30, 33), ("b.py", 18, 21))]
     assert duplicates_summary(groups)["duplicated_lines"] == 21 + 5
+
+
+def test_covered_lines_equal_a_count_of_distinct_lines():
+    """The running-maximum count of lines under unions of ranges equals counting each (file, line) once."""
+    from gpubatch.analyze.report.summary import covered_lines
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(0, 30))
+        rows = [(int(f), int(a), int(a + rng.integers(0, 12))) for f, a in
+                zip(rng.integers(0, 4, n), rng.integers(1, 40, n))]
+        assert covered_lines(rows) == len({(f, x) for f, a, b in rows for x in range(a, b + 1)})
 
 
 def test_window_pairs_pair_each_window_with_the_first_and_the_previous_of_its_hash():
