@@ -16,7 +16,8 @@ from ..engine.gcpause import gc_paused
 from .batched import Block, block_metrics, concat, host, rule_masks, to_device
 from .cache import ResultCache, policy_key, prepare as prepare_cache
 from .halstead import halstead_counts, maintainability, mi_rank, report
-from .model import AnalyzeResult, FileReport, Finding, Policy, from_dict as _from_dict, to_dict as _to_dict
+from .model import AnalyzeResult, FileReport, Finding, Policy, from_dict as _from_dict, noqa_allows, \
+    to_dict as _to_dict
 from .parse import CacheTally, parsed
 from .statindex import StatIndex
 from .tensorize import FileTensors
@@ -116,13 +117,11 @@ def _compute(files: list[FileTensors], arrays: tuple | None, backend, policy: Po
                     if value > limit:
                         per_file[f].append(_block_finding(ft, code, blk, value, limit, policy))
     features = [None] * len(good)
-    if policy.duplicates is not None:
-        from .clones.features import batch_features
+    if policy.duplicates is not None:  # made by the parser workers, else here for the whole batch
+        from .clones.fromfiles import files_features
 
-        features = batch_features(nodes_h, len(good), policy.duplicates.ignore_docstrings,
-                                  policy.duplicates.ignore_imports,
-                                  [[ln for ln in ft.noqa if not noqa_allows(ft.noqa, ln, "GB301")] for ft in good],
-                                  [ft.string_lines for ft in good], policy.duplicates.ignore_signatures)
+        made = [ft.features for ft in good]
+        features = made if all(f is not None for f in made) else files_features(good, nodes_h, policy.duplicates)
     out, gi = [], 0
     hal_files, totals = np.asarray(hal_file, np.int64).T.tolist(), np.asarray(total, np.int64).tolist()
     for ft in files:
@@ -166,16 +165,6 @@ def _block_finding(ft, code, blk: Block, value: int, limit: int, policy: Policy)
 
 def _kept(f: Finding, ft: FileTensors, policy: Policy) -> bool:
     return policy.enabled(f.code, f.path) and noqa_allows(ft.noqa, f.line, f.code)
-
-
-def noqa_allows(noqa: dict, line: int, code: str) -> bool:
-    """Whether the file's `noqa` comments (and its file-level `# ruff: noqa`) let a finding of `code` at `line`
-    through."""
-    codes = noqa.get(line) if line else None
-    whole = noqa.get(0)  # the file-level exemption: every code, or those named exactly (as ruff matches them)
-    if whole is not None and (not whole or code in whole):
-        return False
-    return codes is None or bool(codes and not any(code.startswith(c) for c in codes))
 
 
 def _work_estimate(paths) -> float | None:
@@ -242,7 +231,7 @@ def _run_analyze(paths, executor, policy, jobs, max_bytes, cache_dir, names, con
     else:
         few = isinstance(todo, list) and len(todo) <= SMALL_RUN  # an edit or two: no parser pool to start
         stream = (_named(tally.see(ft), names) for ft in parsed(named, 1 if few else jobs, max_bytes, by_content,
-                                                                key=key))
+                                                                key=key, clones=policy.duplicates))
         res.files = executor.run_all(op, stream, label="files", work=_work_estimate(todo))
     from .report.columns import char_col, known_ascii, known_columns
 

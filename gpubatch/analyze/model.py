@@ -126,3 +126,13 @@ def from_dict(path: str, d: dict) -> FileReport:
     blocks = tuple(map(Block, *cols[:8], map(tuple, cols[8]))) if cols else ()
     return FileReport(path, tuple(Finding(path, *f) for f in d["findings"]), blocks, d["raw"], d["nodes"], None,
                       True, features, d["metrics"], d["ascii"])
+
+
+def noqa_allows(noqa: dict, line: int, code: str) -> bool:
+    """Whether the file's `noqa` comments (and its file-level `# ruff: noqa`) let a finding of `code` at `line`
+    through."""
+    codes = noqa.get(line) if line else None
+    whole = noqa.get(0)  # the file-level exemption: every code, or those named exactly (as ruff matches them)
+    if whole is not None and (not whole or code in whole):
+        return False
+    return codes is None or bool(codes and not any(code.startswith(c) for c in codes))

@@ -47,9 +47,15 @@ def _parse_one(path: str, max_bytes: int, cache_dir: str | None, key: str | None
     return ft
 
 
-def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | None, key: str | None
-                ) -> list[FileTensors]:
-    return [_parse_one(p, max_bytes, cache_dir, key, pk) for p, pk in paths]
+def _parse_many(paths: list[tuple[str, str]], max_bytes: int, cache_dir: str | None, key: str | None,
+                clones=None) -> list[FileTensors]:
+    """Worker: a chunk of files; with `clones` (`CloneSettings`), their clone features too."""
+    out = [_parse_one(p, max_bytes, cache_dir, key, pk) for p, pk in paths]
+    if clones is not None:
+        from .clones.fromfiles import add_features
+
+        add_features(out, clones)
+    return out
 
 
 # chunks submitted per parser and not yet taken: one being parsed and one waiting keeps every parser busy;
@@ -59,11 +65,12 @@ ROTATE = 8  # chunks a parser takes (128 files) before a fresh one replaces it (
 
 
 def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: int, cache_dir: str | None,
-           chunk: int = 16, key: str | None = None) -> Iterator[FileTensors]:
+           chunk: int = 16, key: str | None = None, clones=None) -> Iterator[FileTensors]:
     """Parse files (paths, or `(path, path_key)` pairs for the result cache) in a process pool, in order, with a
     bounded number of chunks in flight (so a large tree is never all in memory). The pool starts with the first
     chunk and its workers are ended at once if the run fails or is interrupted; chunks lost with a killed
-    worker are parsed in this process."""
+    worker are parsed in this process. With `clones` (`CloneSettings`), the workers also make each file's clone
+    features (`clones/fromfiles.py`); in this process (one job), the analyze op makes them."""
     names = (p if isinstance(p, tuple) else (str(p), "") for p in paths)
     if jobs <= 1:
         for name, pk in names:
@@ -79,7 +86,7 @@ def parsed(paths: Iterable[tuple[str, str] | str | Path], jobs: int, max_bytes: 
     try:
         batch = first
         while batch or pending:
-            fut = pools.submit(_parse_many, batch, max_bytes, cache_dir, key) if batch else None
+            fut = pools.submit(_parse_many, batch, max_bytes, cache_dir, key, clones) if batch else None
             if fut is not None:
                 pending.append((batch, fut))
                 batch = list(itertools.islice(names, chunk))

@@ -48,6 +48,7 @@ class FileTensors:
     cache_note: str | None = None  # why the cache could not serve or take this file (one warning per run)
     string_lines: dict = field(default_factory=dict)  # line -> hash of its text, inside multi-line strings
     ascii: bool = False  # pure ASCII source: byte columns are character columns (no re-read to report)
+    features: object = None  # clone features (`clones.features.Features`), made by a parser worker under --duplicates
 
     def __getstate__(self) -> dict:
         """Workers send the table once (the column views in `nodes` would each be pickled as a copy), each column
