@@ -39,13 +39,15 @@ def _variants(a) -> list[tuple[str, Path, str | None, list[str]]]:
 
 
 def _phases(stats: Path) -> dict:
-    """The run's phases from its `--stats-json` (code since they were recorded), and the report's rendering:
-    from "analysis done" to "report written", timed inside the process rather than as a difference of runs."""
+    """The run's phases and each op's seconds from its `--stats-json` (code since they were recorded), and the
+    report's rendering: from "analysis done" to "report written", timed inside the process rather than as a
+    difference of runs."""
     try:
-        marks = {p["phase"]: p["at_s"] for p in json.loads(stats.read_text())["phases"]}
+        doc = json.loads(stats.read_text())
+        marks = {p["phase"]: p["at_s"] for p in doc["phases"]}
     except (OSError, ValueError, KeyError, TypeError):
         return {}
-    out = {"phases": marks}
+    out = {"phases": marks, "ops_s": {o.get("op"): round(o.get("seconds", 0.0), 3) for o in doc.get("ops", [])}}
     if "analysis done" in marks and "report written" in marks:
         out["render_s"] = round(marks["report written"] - marks["analysis done"], 3)
     return out
