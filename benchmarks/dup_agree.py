@@ -204,7 +204,7 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
     if analysed is not None and any(os.path.realpath(p) not in analysed for p, _, _ in clone):
         return "in a file not analysed (excluded by default, as ruff excludes venv/)"
     needs = []
-    in_strings = 0
+    in_strings = in_headers = 0
     for path, a, b in clone:
         lines, strings = code_lines(path, lines_cache)
         code = {ln for ln in range(a, b + 1) if ln in lines}
@@ -214,6 +214,7 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
         if not code:
             return None  # nothing but comments, docstrings or imports: ignored by design
         in_strings += 2 * len(code & strings) >= len(code)
+        in_headers += 2 * len(code & signature_lines(path, lines_cache)) >= len(code)
         needs.append((os.path.realpath(path), a, b, code))
     touching = [{gi for gi, lo, hi in groups_by_file.get(p, ()) if lo <= b and a <= hi} for p, a, b, _ in needs]
     shared = set.intersection(*touching)
@@ -225,6 +226,8 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
         if left:
             if in_strings:
                 return "mostly inside a multi-line string"
+            if in_headers == len(needs):
+                return "mostly def/class headers and decorators (left out, as pylint's ignore-signatures)"
             if alike_without_signatures(needs, lines_cache):
                 return "alike only without the def/class headers (pylint's ignore-signatures)"
             size = min(sum(a <= ln <= b for ln in node_lines(p, lines_cache)) for p, a, b, _ in needs)
