@@ -340,3 +340,17 @@ def test_a_generated_table_is_no_copy_of_itself_but_its_copy_elsewhere_is(tmp_pa
     assert run(tmp_path / "one", {"t.py": table}).duplicates == []
     res = run(tmp_path / "two", {"t.py": table, "u.py": table})
     assert [places(g) for g in res.duplicates] == [[("t.py", 1, 50_000), ("u.py", 1, 50_000)]]
+
+
+def test_code_copied_into_its_async_twin_is_a_renamed_copy(tmp_path):
+    """`async with` / `async for` read as `with` / `for` in the shape keys, not in the exact ones."""
+    body = ("    try:\n        {a}with opened(path) as f:\n            {a}for row in f.rows():\n"
+            "                total += row.size\n                seen.append(row.name)\n"
+            "    except OSError as e:\n        frames = extract(e.__traceback__)\n        report(frames, total)\n"
+            "    return total, seen\n")
+    sync = "def scan(path, total, seen):\n" + body.format(a="")
+    (g,) = run(tmp_path, {"a.py": sync, "b.py": "async def scan(path, total, seen):\n" + body.format(a="async "),
+                          "c.py": sync}).duplicates
+    assert g.kind_name == "renamed" and places(g) == [("a.py", 1, 10), ("b.py", 1, 10), ("c.py", 1, 10)]
+    (g,) = run(tmp_path / "sync", {"a.py": sync, "c.py": sync}).duplicates
+    assert g.kind_name == "exact"
