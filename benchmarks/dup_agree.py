@@ -234,9 +234,24 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
             if size < MIN_NODES:
                 return f"under our min_nodes ({MIN_NODES} syntax nodes)"
             if shared:
+                if all(_uncovered(q, c0, c1, code_q, groups_by_file, shared) <= signature_lines(q, lines_cache)
+                       for q, c0, c1, code_q in needs):
+                    return "partly covered: only def/class header lines uncovered (left out by design)"
+                if all(_uncovered(q, c0, c1, code_q, groups_by_file, shared) <= {min(code_q), max(code_q)}
+                       for q, c0, c1, code_q in needs):
+                    return "partly covered: only a first or last line uncovered (its statement differs)"
                 return "partly covered"
             return f"not found ({'under 6' if len(code) < 6 else '6+'} code lines)"
     return None
+
+
+def _uncovered(path: str, a: int, b: int, code: set[int], groups_by_file, shared: set) -> set[int]:
+    """The code lines of one place that no member of the `shared` groups holds."""
+    left = set(code)
+    for gi, lo, hi in groups_by_file.get(path, ()):
+        if gi in shared:
+            left -= set(range(lo, hi + 1))
+    return left
 
 
 def main() -> None:
