@@ -42,7 +42,6 @@ class Lines:
     first: np.ndarray  # per node: the first line of this node or any later one in its file
     last: np.ndarray  # per node: the last line covered by this node or any earlier one in its file
     file_of: np.ndarray
-    key: np.ndarray  # per node: its file's number times `FILE_OFFSET` plus `first`, ascending over all nodes
 
 
 def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Lines:
@@ -51,7 +50,7 @@ def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Line
     off = file_of.astype(np.int64, copy=False) * FILE_OFFSET
     run_max = np.maximum.accumulate(last.astype(np.int64) + off) - off
     run_min = np.minimum.accumulate((line.astype(np.int64) + off)[::-1])[::-1] - off
-    return Lines(run_min, run_max, file_of, off + run_min)
+    return Lines(run_min, run_max, file_of)
 
 
 def whole_lines(n0: np.ndarray, n1: np.ndarray, lines: Lines) -> tuple[np.ndarray, np.ndarray]:

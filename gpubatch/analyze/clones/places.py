@@ -63,12 +63,11 @@ def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
     return take(seg, keep)
 
 
-def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.ndarray]:
+def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per node range [n0, n1): how many of its first nodes lie on a first line that a node before the range
     shares, and how many of its last nodes start on a last line that a node after it shares (the lines that
-    `groups.whole_lines` leaves out of the report). One sorted search each: a file's first lines run upwards."""
+    `groups.whole_lines` leaves out of the report). One sorted search each over `key` (`_line_key`)."""
     fo, first, total = lines.file_of, lines.first, len(lines.file_of)
-    key = lines.key
     base = fo[n0].astype(np.int64) * FILE_OFFSET
     l0, l1 = first[n0], lines.last[n1 - 1]
     before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
@@ -78,6 +77,12 @@ def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines) -> tuple[np.ndarray, np.nd
     start[head] = _sorted_search(key, (base + l0)[head], "right")  # the first node past that line
     stop[tail] = _sorted_search(key, (base + l1)[tail], "left")  # the first node on that line
     return np.clip(start, n0, n1) - n0, n1 - np.clip(stop, n0, n1)
+
+
+def _line_key(lines) -> np.ndarray:
+    """Per node, its file's number times `FILE_OFFSET` plus its first line: ascending over all nodes (a file's
+    first lines run upwards)."""
+    return lines.file_of.astype(np.int64) * FILE_OFFSET + lines.first
 
 
 def _sorted_search(key: np.ndarray, want: np.ndarray, side: str) -> np.ndarray:
@@ -101,8 +106,10 @@ def trim_partial(seg: Segments, lines, exact: np.ndarray) -> Segments:
     aligned = (seg.gaps == 0) & (seg.b1 - seg.b0 == seg.a1 - seg.a0)
     b0, b1, a0, a1 = seg.b0.copy(), seg.b1.copy(), seg.a0.copy(), seg.a1.copy()
     idx = np.flatnonzero(aligned)
-    hb, tb = _line_cuts(b0[idx], b1[idx], lines)
-    ha, ta = _line_cuts(a0[idx], a1[idx], lines)
+    key = _line_key(lines)  # made once for both sides, and dropped after
+    hb, tb = _line_cuts(b0[idx], b1[idx], lines, key)
+    ha, ta = _line_cuts(a0[idx], a1[idx], lines, key)
+    del key
     # where both lose the same nodes, the report leaves both lines out alike
     head = np.where(hb != ha, np.maximum(hb, ha), 0)
     tail = np.where(tb != ta, np.maximum(tb, ta), 0)
