@@ -68,12 +68,8 @@ def add_duplicates(result, executor, policy) -> None:
             q = quiet[m.path]
             if q is None or q and (0 in q or m.line in q):
                 continue
-            found = Finding(m.path, m.line, 0, "GB301", told.message(k), level, m.end_line, 0, told.related_to(k))
-            mine = added.get(m.path)
-            if mine is None:
-                added[m.path] = [found]
-            else:
-                mine.append(found)
+            added.setdefault(m.path, []).append(
+                Finding(m.path, m.line, 0, "GB301", told.message(k), level, m.end_line, 0, told.related_to(k)))
     result.files = [_with(r, added[r.path]) if r.path in added else r for r in result.files]
 
 

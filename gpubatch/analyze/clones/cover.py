@@ -52,7 +52,7 @@ def covered(group_of: np.ndarray, place: np.ndarray, kind: np.ndarray) -> np.nda
     offs = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
     g = np.repeat(g_of_probe, count)
     h = inc_group[np.repeat(lo, count) + offs]
-    ok = (rank[h] < rank[g]) & (kind[h] <= kind[g]) & (size[h] >= size[g])
+    ok = (rank[h] < rank[g]) & (kind[h] <= kind[g])  # before it in rank: at least as many copies
     g, h = g[ok], h[ok]
     width = int(place.max()) + 1
     sorted_keys = np.sort(group_of.astype(np.int64) * width + place)  # (group, place) of every copy
