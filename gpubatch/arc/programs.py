@@ -107,7 +107,7 @@ def read_programs(path: str | Path) -> list[Program]:
     """Programs of a battery file; a bad line raises ProgramError naming the file and line number."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise ProgramError(f"cannot read programs file {path}: {exc}") from None
     out = []

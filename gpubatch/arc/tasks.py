@@ -161,7 +161,7 @@ _NONE: Any = object()  # a Kaggle task without a solutions entry (runs unscored,
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TaskSourceError(f"cannot read {path}: {exc}") from None
     except RecursionError:

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from gpubatch.arc.arcdsl.interp import SampleError, run_solver
-from gpubatch.arc.arcdsl.solvers import parse_solvers
+from gpubatch.arc.arcdsl.solvers import parse_solvers, read_solvers
 from gpubatch.cli import app
 
 runner = CliRunner()
@@ -101,6 +101,13 @@ def test_a_name_defined_twice_is_its_last_definition(tmp_path):
     doc = json.loads(out.read_text())
     assert [(p["id"], p["status"]) for p in doc["pairs"]] == [("solve_68b16354/68b16354", "solved"),
                                                               ("solve_3c9b0459/3c9b0459", "solved")]
+
+
+def test_a_solvers_file_saved_with_a_byte_order_mark_reads_as_python_does(tmp_path):
+    f = tmp_path / "s.py"
+    f.write_bytes(b"\xef\xbb\xbfdef solve_x(I):\n    O = hmirror(I)\n    return O\n")
+    (solver,) = read_solvers(f)
+    assert solver.name == "solve_x" and solver.unsupported is None
 
 
 def _run(tmp_path, name, *extra):

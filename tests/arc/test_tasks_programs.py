@@ -100,3 +100,13 @@ def test_battery_file_line_numbers(tmp_path):
         read_programs(f)
     f.write_text("rot90  # turn\nhmirror|vmirror\n")
     assert [p.text for p in read_programs(f)] == ["rot90", "hmirror | vmirror"]
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    """Windows editors save UTF-8 with a BOM; a task file and a battery file saved so read as without one."""
+    (tmp_path / "good.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode())
+    tasks, problems = load_tasks(str(tmp_path))
+    assert [t.id for t in tasks] == ["good"] and not problems
+    f = tmp_path / "b.txt"
+    f.write_bytes(b"\xef\xbb\xbfrot90\n")
+    assert [p.text for p in read_programs(f)] == ["rot90"]

@@ -153,7 +153,7 @@ def parse_solvers(text: str, filename: str = "<solvers>") -> list[Solver]:
 def read_solvers(path: Path) -> list[Solver]:
     """The solvers of a file (see `parse_solvers`); a file that cannot be read is a SolverFileError."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise SolverFileError(f"cannot read solvers file {path}: {exc}") from None
     return parse_solvers(text, str(path))
