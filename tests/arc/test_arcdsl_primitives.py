@@ -91,3 +91,25 @@ def test_primitive_equals_the_oracle(name, kinds):
         assert _same(a, b), (name, args, a, b)
 
     check()
+
+
+
+ANY = st.one_of(grid, obj, indices, st.frozensets(obj, max_size=4), st.tuples(*[loc] * 3), small, loc,
+                st.booleans(), st.frozensets(small, max_size=4))
+MISUSES = [(name, kinds, at) for name, kinds in CASES for at in range(len(kinds))]
+
+
+@pytest.mark.parametrize("name,kinds,at", MISUSES, ids=[f"{n}-{k}-{a}" for n, k, a in MISUSES])
+def test_a_value_of_another_kind_raises_where_the_oracle_raises(name, kinds, at):
+    """Solvers hand primitives values of the wrong kind (a set of objects to `rot270`, an empty tuple as a
+    factor); ours must then fail or succeed exactly where arc-dsl's does, with the same value."""
+    dsl, _ = oracle()
+    ours, theirs = primitives()[name], getattr(dsl, name)
+
+    @settings(max_examples=40, deadline=None, derandomize=True)
+    @given(st.tuples(*[ANY if k == at else KINDS[kind] for k, kind in enumerate(kinds)]))
+    def check(args):
+        a, b = run_oracle(ours, *args), run_oracle(theirs, *args)
+        assert _same(a, b), (name, args, a, b)
+
+    check()

@@ -102,6 +102,8 @@ def sizefilter(container, n): return frozenset(e for e in container if len(e) ==
 def dedupe(tup):
     seen: list = []
     for e in tup:
+        if not isinstance(tup, tuple):  # arc-dsl asks the tuple for each element's first index: a set has none
+            raise AttributeError(f"{type(tup).__name__!r} object has no attribute 'index'")
         if e not in seen:
             seen.append(e)
     return tuple(seen)
@@ -136,5 +138,6 @@ def last(container):
 
 def other(container, value): return first(remove(value, container))
 def product(a, b):
-    bound(len(a) * len(b), "product", MAX_ITEMS)
+    if len(b):  # an empty b: arc-dsl never iterates a
+        bound(len(a) * len(b), "product", MAX_ITEMS)
     return frozenset((i, j) for j in b for i in a)  # b outer, a inner: the set's build order

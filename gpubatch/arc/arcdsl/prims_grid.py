@@ -12,7 +12,9 @@ from .prims_patch import (_is_object, leftmost, lowermost, mostcolor, normalize,
 
 def rot90(grid): return tuple(zip(*grid[::-1]))
 def rot180(grid): return tuple(tuple(row[::-1]) for row in grid[::-1])
-def rot270(grid): return tuple(tuple(row) for row in zip(*grid))[::-1]
+def rot270(grid):
+    """Quarter turn anticlockwise; the grid is sliced first, so a set raises as arc-dsl's does."""
+    return tuple(column[::-1] for column in zip(*grid[::-1]))[::-1]
 
 
 def _mirror_patch(piece, where):
@@ -106,12 +108,14 @@ def vconcat(a, b):
 
 
 def hupscale(grid, factor):
-    bound(_cells(grid) * factor, "hupscale")
+    if _cells(grid):  # nothing to repeat: arc-dsl never looks at the factor
+        bound(_cells(grid) * factor, "hupscale")
     return tuple(tuple(v for v in row for _ in range(factor)) for row in grid)
 
 
 def vupscale(grid, factor):
-    bound(max(len(grid), _cells(grid)) * factor, "vupscale")  # rows of nothing take time too
+    if grid:
+        bound(max(len(grid), _cells(grid)) * factor, "vupscale")  # rows of nothing take time too
     return tuple(row for row in grid for _ in range(factor))
 
 
@@ -148,7 +152,7 @@ def switch(grid, a, b):
 
 def compress(grid):
     rows = {i for i, row in enumerate(grid) if len(set(row)) == 1}
-    cols = {j for j, col in enumerate(zip(*grid)) if len(set(col)) == 1}
+    cols = {j for j, col in enumerate(dmirror(grid)) if len(set(col)) == 1}  # a set goes dmirror's patch way
     return tuple(tuple(v for j, v in enumerate(row) if j not in cols) for i, row in enumerate(grid) if i not in rows)
 
 

@@ -44,9 +44,12 @@ def frontiers(grid):
 
 def occurrences(grid, obj):
     """Upper-left corners where every cell of the normalised object finds its colour in the grid."""
+    normed = normalize(obj)
     h, w = len(grid), len(grid[0])
     oh, ow = shape(obj)
-    cells = [(v, a, b) for v, (a, b) in normalize(obj)]  # inside the object's own bbox: never off the grid below
+    if h < oh or w < ow:  # no place to try: arc-dsl never reads a cell of the object
+        return frozenset()
+    cells = [(v, a, b) for v, (a, b) in normed]  # inside the object's own bbox: never off the grid below
     found = set()
     for i in range(h - oh + 1):
         rows = grid[i:i + oh]

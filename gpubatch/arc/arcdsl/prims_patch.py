@@ -75,10 +75,11 @@ def rightmost(patch): return max(_cols(patch))
 
 
 def _corner(patch, row, col):
-    """A bbox corner from `row`/`col` (min or max) of the patch's rows and columns; () when it is empty."""
-    if len(patch) == 0:
-        return ()
-    return (row(_rows(patch)), col(_cols(patch)))
+    """A bbox corner from `row`/`col` (min or max) of the patch's axes; () when it is empty. Axes come from
+    transposing the locations, so a grid passed as a patch gives one value per column, as in arc-dsl, and a
+    third axis fails for the corners that mix min and max."""
+    picks = {0: row, 1: col} if row is not col else None
+    return tuple((picks[axis] if picks else row)(values) for axis, values in enumerate(zip(*toindices(patch))))
 
 
 def ulcorner(patch): return _corner(patch, min, min)
@@ -131,10 +132,7 @@ def center(patch):
 
 
 def centerofmass(patch):
-    locs = toindices(patch)
-    if len(locs) == 0:
-        return ()
-    return (sum(i for i, _ in locs) // len(patch), sum(j for _, j in locs) // len(patch))
+    return tuple(sum(values) // len(patch) for values in zip(*toindices(patch)))  # per axis, as `_corner`
 
 
 def shift(patch, directions):
