@@ -75,9 +75,17 @@ def rightmost(patch): return max(_cols(patch))
 
 
 def _corner(patch, row, col):
-    """A bbox corner from `row`/`col` (min or max) of the patch's axes; () when it is empty. Axes come from
-    transposing the locations, so a grid passed as a patch gives one value per column, as in arc-dsl, and a
-    third axis fails for the corners that mix min and max."""
+    """A bbox corner from `row`/`col` (min or max) of the patch's rows and columns; () when it is empty.
+    Elements that are not pairs (a grid passed as a patch) take arc-dsl's way, `_corner_of_axes`."""
+    try:
+        return (row(_rows(patch)), col(_cols(patch))) if len(patch) else ()
+    except (TypeError, ValueError):
+        return _corner_of_axes(patch, row, col)
+
+
+def _corner_of_axes(patch, row, col):
+    """The corner over the transposed locations, as arc-dsl computes it: one value per axis (a grid's rows give
+    one per column), and a third axis fails for the corners that mix min and max."""
     picks = {0: row, 1: col} if row is not col else None
     return tuple((picks[axis] if picks else row)(values) for axis, values in enumerate(zip(*toindices(patch))))
 
