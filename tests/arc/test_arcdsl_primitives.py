@@ -113,3 +113,18 @@ def test_a_value_of_another_kind_raises_where_the_oracle_raises(name, kinds, at)
         assert _same(a, b), (name, args, a, b)
 
     check()
+
+
+EDGES = [("canvas", (1, (-1, frozenset({frozenset({(1, (0, 0))})})))), ("canvas", (1, (0, ()))),
+         ("rot270", (frozenset({frozenset({(1, (0, 0))})}),)), ("ulcorner", (((0, 1, 2), (3, 4, 5)),)),
+         ("urcorner", (((0, 1, 2),),)), ("centerofmass", (((0, 1, 2),),)), ("dedupe", (frozenset({1}),)),
+         ("hupscale", ((), ())), ("vupscale", (((),), ())), ("product", (0, frozenset())),
+         ("occurrences", (((),), ((0, 0),))), ("compress", (frozenset(),))]
+
+
+@pytest.mark.parametrize("name,args", EDGES, ids=[n for n, _ in EDGES])
+def test_values_the_mutated_solvers_found_agree(name, args):
+    """Cases where ours once raised and arc-dsl did not, or the other way round (`tests/arc/mutants.py`)."""
+    dsl, _ = oracle()
+    a, b = run_oracle(primitives()[name], *args), run_oracle(getattr(dsl, name), *args)
+    assert _same(a, b), (name, args, a, b)

@@ -65,7 +65,8 @@ def index(grid, loc):
 
 
 def canvas(value, dimensions):
-    bound(max(0, dimensions[0]) * max(1, dimensions[1]), "canvas")  # rows of nothing take time too
+    if dimensions[0] > 0:  # no rows: arc-dsl never reads the width
+        bound(dimensions[0] * max(1, dimensions[1]), "canvas")  # rows of nothing take time too
     return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
 
 
