@@ -119,7 +119,9 @@ EDGES = [("canvas", (1, (-1, frozenset({frozenset({(1, (0, 0))})})))), ("canvas"
          ("rot270", (frozenset({frozenset({(1, (0, 0))})}),)), ("ulcorner", (((0, 1, 2), (3, 4, 5)),)),
          ("urcorner", (((0, 1, 2),),)), ("centerofmass", (((0, 1, 2),),)), ("dedupe", (frozenset({1}),)),
          ("hupscale", ((), ())), ("vupscale", (((),), ())), ("product", (0, frozenset())),
-         ("occurrences", (((),), ((0, 0),))), ("compress", (frozenset(),))]
+         ("occurrences", (((),), ((0, 0),))), ("compress", (frozenset(),)),
+         ("vconcat", (5, 5)), ("vconcat", (True, 2)), ("vconcat", (frozenset(), frozenset())),
+         ("hupscale", (frozenset({frozenset()}), ())), ("vsplit", ((), -1)), ("vsplit", ((), 0))]
 
 
 @pytest.mark.parametrize("name,args", EDGES, ids=[n for n, _ in EDGES])
@@ -128,3 +130,21 @@ def test_values_the_mutated_solvers_found_agree(name, args):
     dsl, _ = oracle()
     a, b = run_oracle(primitives()[name], *args), run_oracle(getattr(dsl, name), *args)
     assert _same(a, b), (name, args, a, b)
+
+
+TWO_ARGUMENTS = sorted({name for name, kinds in CASES if len(kinds) == 2})
+
+
+@pytest.mark.parametrize("name", TWO_ARGUMENTS)
+def test_two_values_of_any_kind_agree(name):
+    """Both arguments of any kind (`vconcat` of two integers is their sum in arc-dsl)."""
+    dsl, _ = oracle()
+    ours, theirs = primitives()[name], getattr(dsl, name)
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(ANY, ANY)
+    def check(a0, a1):
+        a, b = run_oracle(ours, a0, a1), run_oracle(theirs, a0, a1)
+        assert _same(a, b), (name, a0, a1, a, b)
+
+    check()

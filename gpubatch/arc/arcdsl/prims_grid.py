@@ -86,9 +86,9 @@ def hsplit(grid, n):
 
 def vsplit(grid, n):
     bound(n, "vsplit", MAX_ITEMS)
-    h = len(grid) // n
+    h, w = len(grid) // n, len(grid[0])  # the width read first: an empty grid raises, as in arc-dsl
     gap = len(grid) % n != 0
-    return tuple(crop(grid, ((h + gap) * k, 0), (h, len(grid[0]))) for k in range(n))
+    return tuple(crop(grid, ((h + gap) * k, 0), (h, w)) for k in range(n))
 
 
 def _cells(grid) -> int:
@@ -104,13 +104,15 @@ def hconcat(a, b):
 
 
 def vconcat(a, b):
-    bound(_cells(a) + _cells(b), "vconcat")
+    if isinstance(a, tuple) and isinstance(b, tuple):  # arc-dsl adds anything: two integers make their sum
+        bound(_cells(a) + _cells(b), "vconcat")
     return a + b
 
 
 def hupscale(grid, factor):
-    if _cells(grid):  # nothing to repeat: arc-dsl never looks at the factor
-        bound(_cells(grid) * factor, "hupscale")
+    values = sum(len(row) for row in grid)
+    if values:  # nothing to repeat: arc-dsl never looks at the factor
+        bound(values * factor, "hupscale")
     return tuple(tuple(v for v in row for _ in range(factor)) for row in grid)
 
 
