@@ -39,6 +39,11 @@ class Tally:
     differences: list[str] = field(default_factory=list)
 
 
+_BY_TYPE: dict[type, list[str]] = {}  # the constants by type, in CONSTANTS' order (a seed gives the same mutants)
+for _name, _value in CONSTANTS.items():
+    _BY_TYPE.setdefault(type(_value), []).append(_name)
+
+
 class _Slow(Exception):
     """The oracle took longer than the mutant's budget."""
 
@@ -60,29 +65,27 @@ def mutate(fn: ast.FunctionDef, rng: random.Random, alternatives: dict[str, list
     """A copy of the solver with one to three names swapped for others of the same kind."""
     fn = ast.parse(ast.unparse(fn)).body[0]
     assigns = [s for s in fn.body if isinstance(s, ast.Assign)]
-    by_type: dict[type, list[str]] = {}
-    for name, value in CONSTANTS.items():
-        by_type.setdefault(type(value), []).append(name)
     for _ in range(rng.randint(1, 3)):
         k = rng.randrange(len(assigns))
         names = [n for n in ast.walk(assigns[k].value) if isinstance(n, ast.Name)]
         if not names:
             continue
         node = rng.choice(names)
-        node.id = rng.choice(_swaps(node.id, alternatives, by_type, ["I"] + [a.targets[0].id for a in assigns[:k]]))
+        node.id = rng.choice(_swaps(node.id, alternatives, ["I"] + [a.targets[0].id for a in assigns[:k]]))
     return fn
 
 
-def _swaps(name: str, alternatives: dict, by_type: dict, earlier: list[str]) -> list[str]:
+def _swaps(name: str, alternatives: dict, earlier: list[str]) -> list[str]:
     """What a name may become: a primitive of its signature, a constant of its type, an earlier variable."""
     if alternatives.get(name):
         return alternatives[name]
     if name in CONSTANTS:
-        return by_type[type(CONSTANTS[name])]
+        return _BY_TYPE[type(CONSTANTS[name])]
     return earlier if name == "I" or name.startswith("x") else [name]
 
 
 def holds_function(value, depth: int = 0) -> bool:
+    """Whether the value is or holds a function (three levels down): such values compare by identity."""
     if callable(value):
         return True
     return isinstance(value, (tuple, frozenset)) and depth < 3 and any(

@@ -79,19 +79,21 @@ def _same(ours, theirs) -> bool:
     return not isinstance(ours, frozenset) or list(ours) == list(theirs)  # the same iteration order
 
 
+def _agrees(name: str, *args) -> None:
+    """Ours and the oracle's `name` on `args`: the same value (set order included), or both raise."""
+    dsl, _ = oracle()
+    a, b = run_oracle(primitives()[name], *args), run_oracle(getattr(dsl, name), *args)
+    assert _same(a, b), (name, args, a, b)
+
+
 @pytest.mark.parametrize("name,kinds", CASES, ids=[f"{n}-{k}" for n, k in CASES])
 def test_primitive_equals_the_oracle(name, kinds):
-    dsl, _ = oracle()
-    ours, theirs = primitives()[name], getattr(dsl, name)
-
     @settings(max_examples=60, deadline=None, derandomize=True)
     @given(st.tuples(*[KINDS[k] for k in kinds]))
     def check(args):
-        a, b = run_oracle(ours, *args), run_oracle(theirs, *args)
-        assert _same(a, b), (name, args, a, b)
+        _agrees(name, *args)
 
     check()
-
 
 
 ANY = st.one_of(grid, obj, indices, st.frozensets(obj, max_size=4), st.tuples(*[loc] * 3), small, loc,
@@ -103,14 +105,10 @@ MISUSES = [(name, kinds, at) for name, kinds in CASES for at in range(len(kinds)
 def test_a_value_of_another_kind_raises_where_the_oracle_raises(name, kinds, at):
     """Solvers hand primitives values of the wrong kind (a set of objects to `rot270`, an empty tuple as a
     factor); ours must then fail or succeed exactly where arc-dsl's does, with the same value."""
-    dsl, _ = oracle()
-    ours, theirs = primitives()[name], getattr(dsl, name)
-
     @settings(max_examples=40, deadline=None, derandomize=True)
     @given(st.tuples(*[ANY if k == at else KINDS[kind] for k, kind in enumerate(kinds)]))
     def check(args):
-        a, b = run_oracle(ours, *args), run_oracle(theirs, *args)
-        assert _same(a, b), (name, args, a, b)
+        _agrees(name, *args)
 
     check()
 
@@ -127,9 +125,7 @@ EDGES = [("canvas", (1, (-1, frozenset({frozenset({(1, (0, 0))})})))), ("canvas"
 @pytest.mark.parametrize("name,args", EDGES, ids=[n for n, _ in EDGES])
 def test_values_the_mutated_solvers_found_agree(name, args):
     """Cases where ours once raised and arc-dsl did not, or the other way round (`tests/arc/mutants.py`)."""
-    dsl, _ = oracle()
-    a, b = run_oracle(primitives()[name], *args), run_oracle(getattr(dsl, name), *args)
-    assert _same(a, b), (name, args, a, b)
+    _agrees(name, *args)
 
 
 TWO_ARGUMENTS = sorted({name for name, kinds in CASES if len(kinds) == 2})
@@ -138,13 +134,9 @@ TWO_ARGUMENTS = sorted({name for name, kinds in CASES if len(kinds) == 2})
 @pytest.mark.parametrize("name", TWO_ARGUMENTS)
 def test_two_values_of_any_kind_agree(name):
     """Both arguments of any kind (`vconcat` of two integers is their sum in arc-dsl)."""
-    dsl, _ = oracle()
-    ours, theirs = primitives()[name], getattr(dsl, name)
-
     @settings(max_examples=60, deadline=None, derandomize=True)
     @given(ANY, ANY)
     def check(a0, a1):
-        a, b = run_oracle(ours, a0, a1), run_oracle(theirs, a0, a1)
-        assert _same(a, b), (name, a0, a1, a, b)
+        _agrees(name, a0, a1)
 
     check()
