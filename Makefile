@@ -20,9 +20,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
-## On the GPU box: its own python3, no virtual environment, the package on PYTHONPATH.
+## On the GPU box: its own python3, no virtual environment, the package on PYTHONPATH; in GPU_WORKERS processes
+## sharing the GPU where pytest-xdist is installed (one after another the suite takes 470-570 s, near a call's limit).
+GPU_WORKERS ?= 4
 test-gpu:
-	PYTHONPATH=$(CURDIR):$$PYTHONPATH $(PY) -m pytest -q -m gpu -p no:cacheprovider
+	PYTHONPATH=$(CURDIR):$$PYTHONPATH $(PY) -m pytest -q -m gpu -p no:cacheprovider \
+		$$($(PY) -c 'import xdist' 2>/dev/null && printf -- '-n %s' $(GPU_WORKERS))
 
 ## On the GPU box: the full benchmark suite, JSON under out/.
 bench:
