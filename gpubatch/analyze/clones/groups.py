@@ -1,11 +1,14 @@
 """Clone groups from matched segments: every copy of one original stretch of code is one group, reported
-with each member's file and line range. Host code over a few arrays (one row per segment)."""
+with each member's file and line range. Array code over a few arrays, one row per segment, on NumPy or CuPy as
+the search ran; only the members become objects on the host."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from .arrayops import (array_module, changes, cummax, cummin, lexsort, scatter_max, scatter_min, to_host,
+                       unique_first)
 from .cover import covered, ids
 from .detect import Segments
 from .places import FILE_OFFSET, find_places, near
@@ -37,19 +40,20 @@ class CloneGroup:
 
 @dataclass(frozen=True)
 class Lines:
-    """Host line tables of the concatenated features, for node ranges -> line ranges."""
+    """Line tables of the concatenated features, for node ranges -> line ranges (on the search's device)."""
 
     first: np.ndarray  # per node: the first line of this node or any later one in its file
     last: np.ndarray  # per node: the last line covered by this node or any earlier one in its file
     file_of: np.ndarray
 
 
-def line_tables(line: np.ndarray, last: np.ndarray, file_of: np.ndarray) -> Lines:
+def line_tables(line, last, file_of) -> Lines:
     """Running min from the end and running max from the start, per file, in one pass each (a file's number
     added as a high offset keeps files apart)."""
-    off = file_of.astype(np.int64, copy=False) * FILE_OFFSET
-    run_max = np.maximum.accumulate(last.astype(np.int64) + off) - off
-    run_min = np.minimum.accumulate((line.astype(np.int64) + off)[::-1])[::-1] - off
+    xp = array_module(file_of)
+    off = file_of.astype(xp.int64, copy=False) * FILE_OFFSET
+    run_max = cummax(xp, last.astype(xp.int64) + off) - off
+    run_min = cummin(xp, (line.astype(xp.int64) + off)[::-1])[::-1] - off
     return Lines(run_min, run_max, file_of)
 
 
@@ -58,29 +62,31 @@ def whole_lines(n0: np.ndarray, n1: np.ndarray, lines: Lines) -> tuple[np.ndarra
     shares, or a last line that a node after it shares, is left out (a copy grown one name into the statement
     before it, or ending one call into a statement whose rest differs), unless nothing would be left."""
     fo, total = lines.file_of, len(lines.file_of)
+    xp = array_module(fo)
     l0, l1 = lines.first[n0], lines.last[n1 - 1]
-    before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
+    before, after = xp.maximum(n0 - 1, 0), xp.minimum(n1, total - 1)
     t0 = l0 + ((n0 > 0) & (fo[before] == fo[n0]) & (lines.last[before] >= l0))
     t1 = l1 - ((n1 < total) & (fo[after] == fo[n1 - 1]) & (lines.first[after] <= l1))
     ok = t1 >= t0
-    return np.where(ok, t0, l0), np.where(ok, t1, l1)
+    return xp.where(ok, t0, l0), xp.where(ok, t1, l1)
 
 
-def components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+def components(n: int, left, right):
     """Connected components of n items under the edges (left[i], right[i]): each item's smallest member. Each
     round hooks the larger root of every edge under the smaller one, then jumps pointers until every item
     points at its root (a few array passes a round, a few rounds: no loop over items, and a long chain of
     copies costs no more rounds than a short one)."""
-    label = np.arange(n)
+    xp = array_module(left)
+    label = xp.arange(n)
     while True:
         a, b = label[left], label[right]  # roots: every item points at its root between rounds
         differ = a != b
-        if not differ.any():
+        if not bool(differ.any()):
             return label
-        np.minimum.at(label, np.maximum(a, b)[differ], np.minimum(a, b)[differ])
+        scatter_min(xp, label, xp.maximum(a, b)[differ], xp.minimum(a, b)[differ])
         while True:  # a root now points lower, never at itself from above: no cycle
             up = label[label]
-            if np.array_equal(up, label):
+            if bool((up == label).all()):
                 break
             label = up
 
@@ -94,43 +100,46 @@ def build_groups(seg: Segments, lines: Lines, paths: list[str], min_lines: int, 
     pl = find_places(seg, lines, min_lines, exact, carriers, min_renamed)
     if pl is None:
         return []
+    xp = array_module(pl.n0)
     n0, n1 = pl.n0, pl.n1
     near_a, near_b = near(n0, n1, lines.file_of)
     n = len(n0)
-    comp = components(n, np.concatenate([pl.left, near_a]), np.concatenate([pl.right, near_b]))
+    comp = components(n, xp.concatenate([pl.left, near_a]), xp.concatenate([pl.right, near_b]))
     e_comp = comp[pl.left]
-    g_kind = np.zeros(n, np.int64)
-    np.maximum.at(g_kind, e_comp, pl.kind)
-    g_sim = np.ones(n)
-    np.minimum.at(g_sim, e_comp, pl.sim)
+    g_kind = xp.zeros(n, dtype=xp.int64)
+    scatter_max(xp, g_kind, e_comp, pl.kind)
+    g_sim = xp.ones(n)
+    scatter_min(xp, g_sim, e_comp, pl.sim)
     l0, l1 = whole_lines(n0, n1, lines)
     # copies: the places that the overlap rule alone joins (one stretch of one file), as their union
     copy = components(n, near_a, near_b)
-    by = np.lexsort((n0, copy, comp))
+    by = lexsort(xp, (n0, copy, comp))
     c, cp, p0, p1, q0, q1 = comp[by], copy[by], n0[by], n1[by], l0[by], l1[by]
-    new_member = np.concatenate([[True], (c[1:] != c[:-1]) | (cp[1:] != cp[:-1])])
-    mid = np.cumsum(new_member) - 1
-    k = mid[-1] + 1
-    m_line, m_end, m_first, m_stop = np.full(k, _BIG), np.zeros(k, np.int64), np.full(k, _BIG), np.zeros(k, np.int64)
-    np.minimum.at(m_line, mid, q0)
-    np.maximum.at(m_end, mid, q1)
-    np.minimum.at(m_first, mid, p0)
-    np.maximum.at(m_stop, mid, p1)
+    new_member = changes(xp, c, cp)
+    mid = xp.cumsum(new_member) - 1
+    k = int(mid[-1]) + 1
+    m_line, m_first = xp.full(k, _BIG, dtype=xp.int64), xp.full(k, _BIG, dtype=xp.int64)
+    m_end, m_stop = xp.zeros(k, dtype=xp.int64), xp.zeros(k, dtype=xp.int64)
+    scatter_min(xp, m_line, mid, q0)
+    scatter_max(xp, m_end, mid, q1)
+    scatter_min(xp, m_first, mid, p0)
+    scatter_max(xp, m_stop, mid, p1)
     m_comp = c[new_member]
-    order = np.lexsort((m_first, m_comp))  # each group's copies in discovery order
-    path_id = np.asarray(_path_ids(paths), np.int64)[lines.file_of[m_first][order]]
+    order = lexsort(xp, (m_first, m_comp))  # each group's copies in discovery order
+    path_id = xp.asarray(np.asarray(_path_ids(paths), np.int64))[lines.file_of[m_first][order]]
     m_comp, m_line, m_end, size = m_comp[order], m_line[order], m_end[order], (m_stop - m_first)[order]
     # two copies on the same lines of one path are one: the first of them stays
-    keep = np.sort(np.unique(ids(m_comp, path_id, m_line, m_end), return_index=True)[1])
+    keep = xp.sort(unique_first(xp, ids(m_comp, path_id, m_line, m_end))[0])
     m_comp, path_id, m_line, m_end, size = (a[keep] for a in (m_comp, path_id, m_line, m_end, size))
     group_of = ids(m_comp)
-    counts = np.bincount(group_of)
+    counts = xp.bincount(group_of)
     real = counts[group_of] > 1  # a group needs two copies
     group_of, path_id, m_line, m_end, size = (a[real] for a in (ids(group_of[real]), path_id, m_line, m_end, size))
-    first = np.flatnonzero(np.concatenate([[True], group_of[1:] != group_of[:-1]]))
+    first = xp.flatnonzero(changes(xp, group_of))
     g_comp = m_comp[real][first]
     left_out = covered(group_of, ids(path_id, m_line, m_end), g_kind[g_comp])
-    return _groups(paths, group_of, path_id, m_line, m_end, size, g_kind[g_comp], g_sim[g_comp], left_out)
+    return _groups(paths, *(to_host(a) for a in (group_of, path_id, m_line, m_end, size, g_kind[g_comp],
+                                                 g_sim[g_comp], left_out)))
 
 
 def _path_ids(paths: list[str]) -> list[int]:

@@ -1,6 +1,6 @@
 """The places of clone groups: each matched segment's two node ranges, joined by an edge, plus the places that
-a piece of a longer copy has in that copy's copies. Host code over a few arrays (one row per place), no loop
-over places.
+a piece of a longer copy has in that copy's copies. Array code over a few arrays, one row per place, on NumPy
+or CuPy, no loop over places.
 
 Two places of one file are one copy only when they nearly coincide (`SAME_COPY`): a looser rule chains copies
 of different extents into one group (a piece of a function with the copies of the whole function, whose members
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .arrayops import array_module, changes, cummax, lexsort, stable_argsort, unique_first
 from .detect import Segments, take
 
 SAME_COPY = 0.8  # places of one file that overlap by this share of the longer are one copy
@@ -33,10 +34,10 @@ class Places:
     sim: np.ndarray
 
 
-def furthest(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def furthest(xp, ends):
     """(reach, lead) over a sequence of ends: the furthest end so far, and the position that reached it."""
-    reach = np.maximum.accumulate(ends)
-    return reach, np.maximum.accumulate(np.where(ends == reach, np.arange(len(ends)), 0))
+    reach = cummax(xp, ends)
+    return reach, cummax(xp, xp.where(ends == reach, xp.arange(len(ends)), 0))
 
 
 def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
@@ -47,18 +48,19 @@ def drop_nested(seg: Segments, file_of: np.ndarray) -> Segments:
     before it that reaches furthest."""
     if len(seg) < 2:
         return seg
+    xp = array_module(seg.b0)
     fb, fa = file_of[seg.b0], file_of[seg.a0]
-    order = np.lexsort((-seg.b1, seg.b0, fa, fb))
+    order = lexsort(xp, (-seg.b1, seg.b0, fa, fb))
     b0, b1, a0, a1 = seg.b0[order], seg.b1[order], seg.a0[order], seg.a1[order]
-    new_pair = np.concatenate([[True], (fb[order][1:] != fb[order][:-1]) | (fa[order][1:] != fa[order][:-1])])
-    gid = np.cumsum(new_pair) - 1
-    off = gid.astype(np.int64) * (int(b1.max()) + 1)
-    t = furthest(off + b1)[1][:-1]  # the furthest-reaching segment before each one (from b0 order, it starts no later)
+    new_pair = changes(xp, fb[order], fa[order])
+    gid = xp.cumsum(new_pair) - 1
+    off = gid.astype(xp.int64) * (int(b1.max()) + 1)
+    t = furthest(xp, off + b1)[1][:-1]  # the furthest-reaching segment before each one (from b0 order, it starts no later)
     inside = ~new_pair[1:] & (gid[t] == gid[1:]) & (b1[t] >= b1[1:]) & (a0[t] <= a0[1:]) & (a1[1:] <= a1[t])
-    lo, hi = np.minimum(b0 - a0, b1 - a1)[t], np.maximum(b0 - a0, b1 - a1)[t]  # a chain's diagonals span a range
+    lo, hi = xp.minimum(b0 - a0, b1 - a1)[t], xp.maximum(b0 - a0, b1 - a1)[t]  # a chain's diagonals span a range
     for d in (b0 - a0, b1 - a1):
         inside &= (lo <= d[1:]) & (d[1:] <= hi)
-    keep = np.ones(len(seg), bool)
+    keep = xp.ones(len(seg), dtype=bool)
     keep[order[1:][inside]] = False
     return take(seg, keep)
 
@@ -68,15 +70,16 @@ def _line_cuts(n0: np.ndarray, n1: np.ndarray, lines, key: np.ndarray) -> tuple[
     shares, and how many of its last nodes start on a last line that a node after it shares (the lines that
     `groups.whole_lines` leaves out of the report). One sorted search each over `key` (`_line_key`)."""
     fo, first, total = lines.file_of, lines.first, len(lines.file_of)
-    base = fo[n0].astype(np.int64) * FILE_OFFSET
+    xp = array_module(fo)
+    base = fo[n0].astype(xp.int64) * FILE_OFFSET
     l0, l1 = first[n0], lines.last[n1 - 1]
-    before, after = np.maximum(n0 - 1, 0), np.minimum(n1, total - 1)
+    before, after = xp.maximum(n0 - 1, 0), xp.minimum(n1, total - 1)
     head = (n0 > 0) & (fo[before] == fo[n0]) & (lines.last[before] >= l0)
     tail = (n1 < total) & (fo[after] == fo[n1 - 1]) & (first[after] <= l1)
     start, stop = n0.copy(), n1.copy()
-    start[head] = _sorted_search(key, (base + l0)[head], "right")  # the first node past that line
-    stop[tail] = _sorted_search(key, (base + l1)[tail], "left")  # the first node on that line
-    return np.clip(start, n0, n1) - n0, n1 - np.clip(stop, n0, n1)
+    start[head] = _sorted_search(xp, key, (base + l0)[head], "right")  # the first node past that line
+    stop[tail] = _sorted_search(xp, key, (base + l1)[tail], "left")  # the first node on that line
+    return xp.clip(start, n0, n1) - n0, n1 - xp.clip(stop, n0, n1)
 
 
 def _line_key(lines) -> np.ndarray:
@@ -85,9 +88,11 @@ def _line_key(lines) -> np.ndarray:
     return lines.file_of.astype(np.int64) * FILE_OFFSET + lines.first
 
 
-def _sorted_search(key: np.ndarray, want: np.ndarray, side: str) -> np.ndarray:
-    """`np.searchsorted(key, want, side)` with the queries taken in sorted order: each search starts near the
-    last one's answer, several times faster over a long key than queries in random order."""
+def _sorted_search(xp, key, want, side: str):
+    """`searchsorted(key, want, side)`; on NumPy with the queries taken in sorted order: each search starts
+    near the last one's answer, several times faster over a long key than queries in random order."""
+    if xp is not np:
+        return xp.searchsorted(key, want, side=side)
     order = np.argsort(want, kind="stable")
     out = np.empty(len(want), np.int64)
     out[order] = np.searchsorted(key, want[order], side=side)
@@ -103,27 +108,28 @@ def trim_partial(seg: Segments, lines, exact: np.ndarray) -> Segments:
     report already leaves both lines out alike (`groups.whole_lines`) and the nodes stay. A segment cut to
     nothing goes; one cut is exact again when what is left of it is. One pass: a cut may leave a side part-way
     into an earlier line, which the report then leaves out on that side alone."""
+    xp = array_module(seg.b0)
     aligned = (seg.gaps == 0) & (seg.b1 - seg.b0 == seg.a1 - seg.a0)
     b0, b1, a0, a1 = seg.b0.copy(), seg.b1.copy(), seg.a0.copy(), seg.a1.copy()
-    idx = np.flatnonzero(aligned)
+    idx = xp.flatnonzero(aligned)
     key = _line_key(lines)  # made once for both sides, and dropped after
     hb, tb = _line_cuts(b0[idx], b1[idx], lines, key)
     ha, ta = _line_cuts(a0[idx], a1[idx], lines, key)
     del key
     # where both lose the same nodes, the report leaves both lines out alike
-    head = np.where(hb != ha, np.maximum(hb, ha), 0)
-    tail = np.where(tb != ta, np.maximum(tb, ta), 0)
-    head = np.minimum(head, b1[idx] - b0[idx])
-    tail = np.minimum(tail, b1[idx] - b0[idx] - head)
+    head = xp.where(hb != ha, xp.maximum(hb, ha), 0)
+    tail = xp.where(tb != ta, xp.maximum(tb, ta), 0)
+    head = xp.minimum(head, b1[idx] - b0[idx])
+    tail = xp.minimum(tail, b1[idx] - b0[idx] - head)
     b0[idx] += head
     a0[idx] += head
     b1[idx] -= tail
     a1[idx] -= tail
     cut = (b0 != seg.b0) | (b1 != seg.b1)
     keep = b1 > b0
-    matched = np.where(cut, b1 - b0, seg.matched)
+    matched = xp.where(cut, b1 - b0, seg.matched)
     renamed = seg.renamed.copy()
-    redo = np.flatnonzero(cut & keep & (renamed > 0))
+    redo = xp.flatnonzero(cut & keep & (renamed > 0))
     renamed[redo[same_keys(exact, b0[redo], a0[redo], b1[redo] - b0[redo])]] = 0
     return Segments(b0[keep], b1[keep], a0[keep], a1[keep], matched[keep], renamed[keep], seg.gaps[keep])
 
@@ -132,17 +138,18 @@ def near(n0: np.ndarray, n1: np.ndarray, file_of: np.ndarray) -> tuple[np.ndarra
     """Edges between places of one file that overlap by at least `SAME_COPY` of the longer: one copy. One
     sort; each place is checked against the one just before it (the same place of another segment, inside
     a longer one) and the one before it that reaches furthest."""
-    order = np.lexsort((n1, n0))  # global node order is file order
+    xp = array_module(n0)
+    order = lexsort(xp, (n1, n0))  # global node order is file order
     o0, o1 = n0[order], n1[order]
-    lead = furthest(o1)[1][:-1]
+    lead = furthest(xp, o1)[1][:-1]
     a, b = [], []
-    for q in (np.arange(len(o0) - 1), lead):
-        overlap = np.minimum(o1[q], o1[1:]) - o0[1:]
-        longer = np.maximum(o1[1:] - o0[1:], o1[q] - o0[q])
+    for q in (xp.arange(len(o0) - 1), lead):
+        overlap = xp.minimum(o1[q], o1[1:]) - o0[1:]
+        longer = xp.maximum(o1[1:] - o0[1:], o1[q] - o0[q])
         near = (file_of[o0[1:]] == file_of[o0[q]]) & (overlap >= SAME_COPY * longer)
         a.append(order[1:][near])
         b.append(order[q][near])
-    return np.concatenate(a), np.concatenate(b)
+    return xp.concatenate(a), xp.concatenate(b)
 
 
 def _project(n0, n1, aligned, seg_of, partner, movable):
@@ -153,21 +160,22 @@ def _project(n0, n1, aligned, seg_of, partner, movable):
     extent with partners of one extent one way through, so the pairs grow with the distinct places, not with
     the copies of a file (one sort by start, two sorted searches per way through). Returns (new n0, new n1,
     the inner places, the segments carried through, each piece's offset in the place around it)."""
-    width = np.int64(n1.max()) + 1  # (n0, n1) as one key
+    xp = array_module(n0)
+    width = int(n1.max()) + 1  # (n0, n1) as one key
     p_all = _distinct(movable, n0[movable] * width + n1[movable])
-    cont = np.flatnonzero(aligned)
+    cont = xp.flatnonzero(aligned)
     cont = _distinct(cont, n0[cont] * width + n1[cont], n0[partner[cont]] * width + n1[partner[cont]])
-    by = p_all[np.argsort(n0[p_all], kind="stable")]
+    by = p_all[stable_argsort(xp, n0[p_all])]
     starts = n0[by]
-    lo, hi = np.searchsorted(starts, n0[cont], "left"), np.searchsorted(starts, n1[cont], "left")
+    lo, hi = xp.searchsorted(starts, n0[cont], "left"), xp.searchsorted(starts, n1[cont], "left")
     count = hi - lo
-    offs = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    q, p = np.repeat(cont, count), by[np.repeat(lo, count) + offs]
+    offs = xp.arange(int(count.sum())) - xp.repeat(xp.cumsum(count) - count, count)
+    q, p = xp.repeat(cont, count), by[xp.repeat(lo, count) + offs]
     inside = (n1[p] <= n1[q]) & (n1[p] - n0[p] < SAME_COPY * (n1[q] - n0[q])) & (seg_of[p] != seg_of[q])
     p, q = p[inside], q[inside]
     shift = n0[partner[q]] - n0[q]
     c0, c1 = n0[p] + shift, n1[p] + shift
-    first = _distinct(np.arange(len(p)), n0[p] * width + n1[p], shift)  # one piece reaching one place two ways
+    first = _distinct(xp.arange(len(p)), n0[p] * width + n1[p], shift)  # one piece reaching one place two ways
     return c0[first], c1[first], p[first], seg_of[q][first], (n0[p] - n0[q])[first]
 
 
@@ -175,31 +183,28 @@ def _distinct(idx: np.ndarray, *keys: np.ndarray) -> np.ndarray:
     """The entries of `idx` whose keys are the first of their values (in `idx`'s order): one stable sort."""
     if len(idx) < 2:
         return idx
-    order = np.lexsort(keys[::-1])  # stable: each run of equal keys starts at its first entry
-    head = np.ones(len(order), bool)
-    for k in keys:
-        sk = k[order]
-        head[1:] &= sk[1:] == sk[:-1]
-    head[0] = False
-    return idx[np.sort(order[~head])]
+    xp = array_module(idx)
+    order = lexsort(xp, keys[::-1])  # stable: each run of equal keys starts at its first entry
+    return idx[xp.sort(order[changes(xp, *(k[order] for k in keys))])]
 
 
 def _places_at(n0, n1, c0, c1) -> tuple[np.ndarray, np.ndarray]:
     """For places [c0, c1) to be added after the places [n0, n1): the index each one has (an existing place of
     that extent, else the new place made for the first of its extent), and which of them make new places."""
-    width = np.int64(max(int(n1.max()), int(c1.max()))) + 1
-    have = n0.astype(np.int64) * width + n1
-    want = c0.astype(np.int64) * width + c1
-    by = np.argsort(have, kind="stable")
-    at = np.minimum(np.searchsorted(have[by], want), len(by) - 1)
+    xp = array_module(n0)
+    width = max(int(n1.max()), int(c1.max())) + 1
+    have = n0.astype(xp.int64) * width + n1
+    want = c0.astype(xp.int64) * width + c1
+    by = stable_argsort(xp, have)
+    at = xp.minimum(xp.searchsorted(have[by], want), len(by) - 1)
     found = have[by][at] == want
-    dest = np.where(found, by[at], -1)
-    rest = np.flatnonzero(~found)
-    uniq, first, inverse = np.unique(want[rest], return_index=True, return_inverse=True)
-    made = rest[np.sort(first)]
+    dest = xp.where(found, by[at], -1)
+    rest = xp.flatnonzero(~found)
+    first, inverse = unique_first(xp, want[rest])
+    made = rest[xp.sort(first)]
     # new places in order of their first carried piece: rank each extent by its first occurrence
-    rank = np.empty(len(uniq), np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(uniq))
+    rank = xp.empty(len(first), dtype=xp.int64)
+    rank[stable_argsort(xp, first)] = xp.arange(len(first))
     dest[rest] = len(n0) + rank[inverse]
     return dest, made
 
@@ -207,36 +212,39 @@ def _places_at(n0, n1, c0, c1) -> tuple[np.ndarray, np.ndarray]:
 def same_keys(key: np.ndarray, x0: np.ndarray, y0: np.ndarray, length: np.ndarray) -> np.ndarray:
     """Per pair of ranges [x0, x0 + length) and [y0, y0 + length): whether their keys are all equal (one gather
     over all pairs at once)."""
+    xp = array_module(key)
     row, _, differ = _compare(key, x0, y0, length)
-    return np.bincount(row, weights=differ, minlength=len(x0)) == 0
+    return xp.bincount(row, weights=differ.astype(xp.float64), minlength=len(x0)) == 0
 
 
 def _compare(key, x0, y0, length) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every node of the pairs of ranges [x0, x0 + length) / [y0, y0 + length), as (pair, offset, whether the
     two keys differ): one gather over all pairs."""
-    row = np.repeat(np.arange(len(x0)), length)
-    offs = np.arange(len(row)) - np.repeat(np.cumsum(length) - length, length)
+    xp = array_module(key)
+    row = xp.repeat(xp.arange(len(x0)), length)
+    offs = xp.arange(len(row)) - xp.repeat(xp.cumsum(length) - length, length)
     return row, offs, key[x0[row] + offs] != key[y0[row] + offs]
 
 
 def _renamed_nodes(exact, x0, y0, length, renamed) -> tuple[np.ndarray, np.int64]:
     """Where the `renamed` ones of the aligned segments [x0, x0 + length) / [y0, y0 + length) differ in their
     exact keys: sorted keys segment * width + offset, and that width (one gather over those segments)."""
-    width = np.int64(length.max() if len(length) else 0) + 1
-    idx = np.flatnonzero(renamed)
+    xp = array_module(exact)
+    width = (int(length.max()) if len(length) else 0) + 1
+    idx = xp.flatnonzero(renamed)
     row, offs, differ = _compare(exact, x0[idx], y0[idx], length[idx])
-    return idx[row[differ]].astype(np.int64) * width + offs[differ], width
+    return idx[row[differ]].astype(xp.int64) * width + offs[differ], width
 
 
-def _carrier_places(carriers: Segments | None, s: int):
+def _carrier_places(xp, carriers: Segments | None, s: int):
     """The carriers' places (n0, n1), as segments s, s + 1, ... of their own, each place's partner among them
     (to be offset by where they are put, after the real places), and each segment's kind (1 or 2)."""
     if carriers is None or not len(carriers):
-        none = np.zeros(0, np.int64)
+        none = xp.zeros(0, dtype=xp.int64)
         return none, none, none, none, none
-    m, both = len(carriers), np.concatenate([np.arange(len(carriers))] * 2)
-    return (np.concatenate([carriers.b0, carriers.a0]), np.concatenate([carriers.b1, carriers.a1]), s + both,
-            np.concatenate([np.arange(m) + m, np.arange(m)]), np.where(carriers.renamed > 0, 2, 1))
+    m, both = len(carriers), xp.concatenate([xp.arange(len(carriers))] * 2)
+    return (xp.concatenate([carriers.b0, carriers.a0]), xp.concatenate([carriers.b1, carriers.a1]), s + both,
+            xp.concatenate([xp.arange(m) + m, xp.arange(m)]), xp.where(carriers.renamed > 0, 2, 1))
 
 
 def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray, carriers: Segments | None = None,
@@ -246,45 +254,46 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray, carrier
     `carriers` (the aligned pieces of near-misses: places of no group themselves); a carried piece is exact
     when its nodes' exact keys are all equal (always, through a verbatim copy), else as exact as the copy it
     went through, and kept only with `min_renamed` nodes. None when no segment is long enough."""
+    xp = array_module(exact)
     seg = trim_partial(drop_nested(seg, lines.file_of), lines, exact)
     if not len(seg):
         return None
     bl0, bl1 = lines.first[seg.b0], lines.last[seg.b1 - 1]
     al0, al1 = lines.first[seg.a0], lines.last[seg.a1 - 1]
-    idx = np.flatnonzero((bl1 - bl0 + 1 >= min_lines) & (al1 - al0 + 1 >= min_lines))
+    idx = xp.flatnonzero((bl1 - bl0 + 1 >= min_lines) & (al1 - al0 + 1 >= min_lines))
     if not len(idx):
         return None
     s = len(idx)
-    n0 = np.concatenate([seg.b0[idx], seg.a0[idx]])
-    n1 = np.concatenate([seg.b1[idx], seg.a1[idx]])
-    kind = np.where(seg.gaps[idx] > 0, 3, np.where(seg.renamed[idx] > 0, 2, 1))
-    sim = seg.matched[idx] / np.maximum(seg.b1[idx] - seg.b0[idx], seg.a1[idx] - seg.a0[idx])
-    left, right, e_kind, e_sim = np.arange(s), np.arange(s) + s, kind, sim
-    seg_of = np.concatenate([np.arange(s), np.arange(s)])  # -1 for a carried place: it is no copy's side
-    partner = np.concatenate([np.arange(s) + s, np.arange(s)])
+    n0 = xp.concatenate([seg.b0[idx], seg.a0[idx]])
+    n1 = xp.concatenate([seg.b1[idx], seg.a1[idx]])
+    kind = xp.where(seg.gaps[idx] > 0, 3, xp.where(seg.renamed[idx] > 0, 2, 1))
+    sim = seg.matched[idx] / xp.maximum(seg.b1[idx] - seg.b0[idx], seg.a1[idx] - seg.a0[idx])
+    left, right, e_kind, e_sim = xp.arange(s), xp.arange(s) + s, kind, sim
+    seg_of = xp.concatenate([xp.arange(s), xp.arange(s)])  # -1 for a carried place: it is no copy's side
+    partner = xp.concatenate([xp.arange(s) + s, xp.arange(s)])
     plain = (seg.gaps[idx] == 0) & (seg.b1[idx] - seg.b0[idx] == seg.a1[idx] - seg.a0[idx])
-    c_n0, c_n1, c_seg, c_partner, c_kind = _carrier_places(carriers, s)
+    c_n0, c_n1, c_seg, c_partner, c_kind = _carrier_places(xp, carriers, s)
     m = len(c_kind)
-    all_plain = np.concatenate([plain, np.ones(m, bool)])  # a near-miss's piece is aligned
-    all_kind, all_sim = np.concatenate([kind, c_kind]), np.concatenate([sim, np.ones(m)])
-    renamed_at, renamed_width = _renamed_nodes(exact, np.concatenate([n0[:s], c_n0[:m]]),
-                                               np.concatenate([n0[s:], c_n0[m:]]),
-                                               np.concatenate([n1[:s] - n0[:s], c_n1[:m] - c_n0[:m]]),
+    all_plain = xp.concatenate([plain, xp.ones(m, dtype=bool)])  # a near-miss's piece is aligned
+    all_kind, all_sim = xp.concatenate([kind, c_kind]), xp.concatenate([sim, xp.ones(m)])
+    renamed_at, renamed_width = _renamed_nodes(exact, xp.concatenate([n0[:s], c_n0[:m]]),
+                                               xp.concatenate([n0[s:], c_n0[m:]]),
+                                               xp.concatenate([n1[:s] - n0[:s], c_n1[:m] - c_n0[:m]]),
                                                all_plain & (all_kind == 2))
-    new = np.arange(2 * s)
+    new = xp.arange(2 * s)
     for _ in range(PROJECTIONS):
         r = len(n0)
-        a0, a1, a_seg = np.concatenate([n0, c_n0]), np.concatenate([n1, c_n1]), np.concatenate([seg_of, c_seg])
-        a_partner = np.concatenate([partner, r + c_partner])
-        aligned = (a_seg >= 0) & all_plain[np.maximum(a_seg, 0)]
+        a0, a1, a_seg = xp.concatenate([n0, c_n0]), xp.concatenate([n1, c_n1]), xp.concatenate([seg_of, c_seg])
+        a_partner = xp.concatenate([partner, r + c_partner])
+        aligned = (a_seg >= 0) & all_plain[xp.maximum(a_seg, 0)]
         # each round carries only the places the last one made
         p0, p1, src, through, off = _project(a0, a1, aligned, a_seg, a_partner, new)
         if not len(p0):
             break
         # carried through a verbatim copy, a piece keeps its keys; through a renamed one, it does where none of
         # the copy's renamed nodes lies in it
-        lo = through.astype(np.int64) * renamed_width + off
-        verbatim = np.searchsorted(renamed_at, lo + (p1 - p0)) == np.searchsorted(renamed_at, lo)
+        lo = through.astype(xp.int64) * renamed_width + off
+        verbatim = xp.searchsorted(renamed_at, lo + (p1 - p0)) == xp.searchsorted(renamed_at, lo)
         # a renamed piece is a copy only as long as a renamed copy must be
         ok = verbatim | (p1 - p0 >= min_renamed)
         p0, p1, src, through, verbatim = p0[ok], p1[ok], src[ok], through[ok], verbatim[ok]
@@ -292,13 +301,13 @@ def find_places(seg: Segments, lines, min_lines: int, exact: np.ndarray, carrier
             break
         # a place already there (or carried twice) gets the edge; only the others are new places
         dest, made = _places_at(n0, n1, p0, p1)
-        new = np.arange(r, r + len(made))
-        n0, n1 = np.concatenate([n0, p0[made]]), np.concatenate([n1, p1[made]])
-        seg_of = np.concatenate([seg_of, np.full(len(made), -1)])
-        partner = np.concatenate([partner, np.full(len(made), -1)])
-        e_kind = np.concatenate([e_kind, np.where(verbatim, 1, all_kind[through])])
-        e_sim = np.concatenate([e_sim, all_sim[through]])
-        left, right = np.concatenate([left, src]), np.concatenate([right, dest])
+        new = xp.arange(r, r + len(made))
+        n0, n1 = xp.concatenate([n0, p0[made]]), xp.concatenate([n1, p1[made]])
+        seg_of = xp.concatenate([seg_of, xp.full(len(made), -1, dtype=xp.int64)])
+        partner = xp.concatenate([partner, xp.full(len(made), -1, dtype=xp.int64)])
+        e_kind = xp.concatenate([e_kind, xp.where(verbatim, 1, all_kind[through])])
+        e_sim = xp.concatenate([e_sim, all_sim[through]])
+        left, right = xp.concatenate([left, src]), xp.concatenate([right, dest])
         if not len(made):
             break
     return Places(n0, n1, left, right, e_kind, e_sim)

@@ -1,5 +1,5 @@
-"""The duplicates stage of `analyze`: every file's features joined into one set of arrays, the search run on
-the backend's array module, groups built on the host."""
+"""The duplicates stage of `analyze`: every file's features joined into one set of arrays, the search and the
+group building run on the backend's array module (only the groups' members become objects on the host)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -51,13 +51,13 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
                               settings.min_similarity, width)
         parts.append(copies)
         carriers.append(inner)
+    line = put(cat["line"])
     if settings.lines:
-        parts.append(line_segments(xp, exact, put(cat["line"]), fo, starts, ends, settings.min_lines,
-                                   backend.asnumpy))
-    return build_groups(_joined(parts), line_tables(cat["line"], cat["last"], file_of), paths, settings.min_lines,
-                        cat["exact"], _joined(carriers), settings.min_nodes_renamed)
+        parts.append(line_segments(xp, exact, line, fo, starts, ends, settings.min_lines, backend.asnumpy))
+    return build_groups(_joined(parts, put), line_tables(line, put(cat["last"]), fo), paths, settings.min_lines,
+                        exact, _joined(carriers, put), settings.min_nodes_renamed)
 
 
-def _joined(parts: list[Segments]) -> Segments:
-    """The rows of several `Segments` as one."""
-    return Segments(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Segments)))
+def _joined(parts: list[Segments], put) -> Segments:
+    """The rows of several `Segments` as one, on the device (`put`)."""
+    return Segments(*(put(np.concatenate([getattr(p, f.name) for p in parts])) for f in fields(Segments)))
