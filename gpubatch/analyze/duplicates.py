@@ -48,15 +48,27 @@ def add_duplicates(result, executor, policy) -> None:
     """Search `result.files` for clones; add the groups to `result.duplicates` and their findings to the files'
     reports (a file with an error has no features and takes no part)."""
     from ..engine import numpy_backend
+    from ..engine.ops import is_oom
     from .model import Finding
 
     t0 = time.perf_counter()
     reports = [r for r in result.files if r.features is not None]
     backend = executor.backend or numpy_backend()  # the run's GPU once started, else NumPy
-    groups = find_clones(backend, [r.features for r in reports], [r.path for r in reports], policy.duplicates)
-    nodes = sum(len(r.features) for r in reports)
-    executor.stats.for_op("duplicates", "gpu" if backend.is_gpu else "cpu").add_batch(
-        len(reports), time.perf_counter() - t0, work=nodes)
+    feats, paths = [r.features for r in reports], [r.path for r in reports]
+    fell_back = False
+    try:
+        groups = find_clones(backend, feats, paths, policy.duplicates)
+    except Exception as exc:  # the device's memory cannot hold the search: NumPy gives the same groups
+        if not (backend.is_gpu and is_oom(exc)):
+            raise
+        backend.release()
+        result.warnings.append(f"duplicates: the GPU ran out of memory ({type(exc).__name__}); searched on the CPU")
+        backend, fell_back = numpy_backend(), True
+        groups = find_clones(backend, feats, paths, policy.duplicates)
+    nodes = sum(len(f) for f in feats)
+    st = executor.stats.for_op("duplicates", "gpu" if backend.is_gpu else "cpu")
+    st.add_batch(len(reports), time.perf_counter() - t0, work=nodes)
+    st.cpu_fallbacks += fell_back
     result.duplicates = groups
     # a copy's finding is left out where GB301 is off for its file, or `noqa` holds its line or the whole file (0)
     quiet = {r.path: set(r.features.quiet.tolist()) if policy.enabled("GB301", r.path) else None for r in reports}

@@ -354,3 +354,32 @@ def test_code_copied_into_its_async_twin_is_a_renamed_copy(tmp_path):
     assert g.kind_name == "renamed" and places(g) == [("a.py", 1, 10), ("b.py", 1, 10), ("c.py", 1, 10)]
     (g,) = run(tmp_path / "sync", {"a.py": sync, "c.py": sync}).duplicates
     assert g.kind_name == "exact"
+
+
+def test_a_gpu_out_of_memory_searches_on_the_cpu_with_one_warning(tmp_path, monkeypatch):
+    """The device cannot hold the search: the same groups from NumPy, one warning, a CPU fallback counted."""
+    import types
+
+    import gpubatch.analyze.duplicates as dup
+    from gpubatch.engine.stats import StatsCollector
+
+    result = run(tmp_path, {"a.py": LOAD, "b.py": RENAMED, "c.py": NEAR})
+    want = list(result.duplicates)
+    assert want and not result.warnings
+    result.duplicates = []
+    released = []
+    gpu = types.SimpleNamespace(is_gpu=True, release=lambda: released.append(True))
+    real = dup.find_clones
+
+    def search(backend, *args):
+        if backend is gpu:
+            raise MemoryError("Out of memory allocating 1,000,000,000 bytes")
+        return real(backend, *args)
+
+    monkeypatch.setattr(dup, "find_clones", search)
+    stats = StatsCollector()
+    policy = Policy(Thresholds(), duplicates=CloneSettings(min_nodes_renamed=24))
+    dup.add_duplicates(result, types.SimpleNamespace(backend=gpu, stats=stats), policy)
+    assert result.duplicates == want and released == [True]
+    assert len(result.warnings) == 1 and "out of memory" in result.warnings[0]
+    assert stats.for_op("duplicates", "cpu").cpu_fallbacks == 1
