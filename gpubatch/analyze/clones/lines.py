@@ -72,6 +72,11 @@ def line_segments(xp, exact, line, fo, starts, ends, min_lines: int, host) -> Se
     prefix, ipw = prefix_hashes(xp, exact)
     b0, b1, a0, a1 = (host(x) for x in extend(xp, prefix, ipw, starts[fo[b0]], ends[fo[b0]], starts[fo[a0]],
                                               ends[fo[a0]], b0, b1, a0, a1))
-    a1 = np.minimum(a1, b0)  # grown, a copy later in its original's file still starts after the original ends
+    # grown, a copy later in its original's file still starts after the original ends: both sides lose the
+    # nodes the two would share, at their start, where growing backwards took them in (the statement's end that
+    # precedes both copies of a test); cut on one side alone, a copy of two functions after themselves paired
+    # two functions with one and joined their groups
+    cut = a1 - np.minimum(a1, b0)
+    a0, b0 = a0 + cut, b0 + cut
     ok = a1 > a0
     return _plain(b0[ok], b1[ok], a0[ok], a1[ok])

@@ -98,3 +98,16 @@ def test_an_else_block_and_code_after_the_if_are_not_the_same_code(tmp_path):
         "        out", "    out")
     res = run(tmp_path, {"a.py": a, "b.py": b})
     assert not [g for g in res.duplicates if g.kind_name == "exact" and places(g)[0][1] <= 2]
+
+
+def test_a_run_of_lines_repeated_after_itself_pairs_sides_of_one_length(tmp_path):
+    """A function written twice and three times over: where the line pass's copy of two functions after
+    themselves overlaps its original, both sides lose the shared nodes alike, so the copies of one function and
+    of two are two groups, each of one extent (cut on one side, it paired two functions with one and made one
+    group of both)."""
+    body = "def f(a, b):\n    x = a + b\n    y = x * 2\n    if y > 3:\n        return y - a\n    return x + b\n\n"
+    res = run(tmp_path, {"one.py": body, "two.py": body * 2, "three.py": body * 3})
+    assert sorted(places(g) for g in res.duplicates) == [
+        [("one.py", 1, 6), ("three.py", 1, 6), ("three.py", 8, 13), ("three.py", 15, 20), ("two.py", 1, 6),
+         ("two.py", 8, 13)],
+        [("three.py", 1, 13), ("three.py", 8, 20), ("two.py", 1, 13)]]
