@@ -11,7 +11,8 @@ from .arrayops import (array_module, changes, cummax, cummin, lexsort, scatter_m
                        unique_first)
 from .cover import covered, ids
 from .detect import Segments
-from .places import FILE_OFFSET, find_places, near
+from .places import find_places, near
+from .trim import FILE_OFFSET
 
 KIND_NAMES = {1: "exact", 2: "renamed", 3: "near-miss"}
 _BIG = np.iinfo(np.int64).max

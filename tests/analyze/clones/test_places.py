@@ -4,7 +4,8 @@ import numpy as np
 
 from gpubatch.analyze.clones.detect import Segments
 from gpubatch.analyze.clones.groups import CloneGroup, Member, covering
-from gpubatch.analyze.clones.places import _places_at, _project, drop_nested, near, same_keys
+from gpubatch.analyze.clones.places import _places_at, _project, drop_nested, near
+from gpubatch.analyze.clones.trim import same_keys
 
 from .test_duplicates import places, run
 
