@@ -6,6 +6,7 @@ pair); a bad task becomes a TaskProblem with its id and what is wrong, and loadi
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -109,6 +110,19 @@ class SolutionError(ValueError):
     """A task's separate solutions entry is unusable: the task runs, unscored."""
 
 
+def _task_files(root: Path) -> Iterable[Path]:
+    """The *.json files under `root` and its sub-folders (a corpus of concepts, a folder per concept), hidden
+    folders left out and links to folders not followed (no loop). A FIFO, a device or a folder named *.json is
+    never opened; a link to nowhere (dangling, a loop) is a task that cannot be read, since opening it fails
+    at once."""
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            f = Path(folder) / name
+            if name.endswith(".json") and (f.is_file() or f.is_symlink() and not f.exists()):
+                yield f
+
+
 def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
     if source in DATASETS:
         try:
@@ -121,15 +135,12 @@ def _raw_tasks(source: str) -> Iterable[tuple[str, Any, list | None]]:
         return
     path = Path(source)
     if path.is_dir():
-        for f in sorted(path.glob("*.json")):
-            # a FIFO, a device or a folder named *.json: never opened; a link to nowhere (dangling, a loop) is
-            # reported as unreadable, since opening it fails at once
-            if not f.is_file() and not (f.is_symlink() and not f.exists()):
-                continue
+        for f in _task_files(path):
+            tid = f.relative_to(path).with_suffix("").as_posix()  # a file in a sub-folder: "concept/task"
             try:
-                yield f.stem, _read_json(f), None
+                yield tid, _read_json(f), None
             except TaskSourceError as exc:
-                yield f.stem, exc, None
+                yield tid, exc, None
         return
     if path.is_file():
         data = _read_json(path)

@@ -34,7 +34,8 @@ def register(app: typer.Typer) -> None:
     def run_batt(
         run: RunContext,
         dataset: Annotated[Optional[str], typer.Option(help="arc1-train, arc1-eval, arc2-train, arc2-eval, a "
-                                                       "folder of task JSON files, or a *_challenges.json.")] = None,
+                                                       "folder of task JSON files (sub-folders too), or a "
+                                                       "*_challenges.json.")] = None,
         tasks: Annotated[Optional[int], typer.Option("--tasks", min=0, help="First N tasks by id (0: all).")] = None,
         task_ids: Annotated[Optional[str], typer.Option(help="Comma-separated task ids.")] = None,
         depth: Annotated[Optional[int], typer.Option(min=0, max=8, help="Longest enumerated program.")] = None,
@@ -191,11 +192,14 @@ def arcdsl_solvers(run: RunContext, path: Path) -> list:
 def battery_tasks(solvers: list, loaded: list, mode: str | None) -> tuple[str, list]:
     """The battery's mode and tasks: own (the default when a solver names a loaded task) keeps the tasks
     that a solver names; cross keeps them all."""
-    named = {s.task_id for s in solvers}
+    from gpubatch.arc.arcdsl.battery import named_tasks
+
+    names = named_tasks(loaded)
+    named = {id(names[s.task_id]) for s in solvers if s.task_id in names}
     if mode is None:
-        mode = "own" if any(t.id in named for t in loaded) else "cross"
+        mode = "own" if named else "cross"
     if mode == "own":
-        loaded = [t for t in loaded if t.id in named]
+        loaded = [t for t in loaded if id(t) in named]
         if not loaded:
             raise UserError("--battery own: no loaded task is named by a solver (try --battery cross)")
     return mode, loaded

@@ -163,3 +163,22 @@ def test_batch_sizes_even_out_cost_and_split_the_largest_tasks():
     assert max(spent) <= target and 32 <= len(sizes) <= 2 * 32 + 1  # no batch above the mean: the largest split
     assert sizes[0] < 300 and sizes[-1] > sizes[0]  # the costliest pairs in small batches, the cheap in large
     assert batch_sizes([5], 64) == [1] and batch_sizes([], 8) == []
+
+
+def test_own_battery_on_a_corpus_of_sub_folders_names_tasks_by_file(tmp_path):
+    """`solve_flip` names the task `shapes/flip` of a corpus whose tasks lie a folder per concept, as long as no
+    other task has that file name; a name two folders share names neither, but each by its whole path."""
+    g = [[1, 2], [3, 4]]
+    task = {"train": [{"input": g, "output": g[::-1]}], "test": [{"input": g, "output": g[::-1]}]}
+    for rel in ("shapes/flip.json", "a/twice.json", "b/twice.json"):
+        (tmp_path / "corpus" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "corpus" / rel).write_text(json.dumps(task))
+    (tmp_path / "s.py").write_text("def solve_flip(I):\n    O = hmirror(I)\n    return O\n\n"
+                                   "def solve_twice(I):\n    O = hmirror(I)\n    return O\n")
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["--device", "cpu", "run-batt", "--solvers", str(tmp_path / "s.py"), "--dataset",
+                                 str(tmp_path / "corpus"), "--results", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    assert doc["run"]["battery"] == "own"
+    assert [(p["id"], p["status"]) for p in doc["pairs"]] == [("solve_flip/shapes/flip", "solved")]

@@ -110,3 +110,17 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     f = tmp_path / "b.txt"
     f.write_bytes(b"\xef\xbb\xbfrot90\n")
     assert [p.text for p in read_programs(f)] == ["rot90"]
+
+
+def test_a_corpus_of_sub_folders_is_read_whole(tmp_path):
+    """A folder per concept (ConceptARC's layout): every task under it, each named by its path from the root
+    ("concept/task"); a file at the top keeps its plain name; hidden folders are left out and a bad file is
+    reported under its path."""
+    for rel in ("top.json", "Above/Above1.json", "Above/Above2.json", "Below/Above1.json", "Below/deep/d1.json",
+                ".git/x.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(json.dumps(GOOD))
+    (tmp_path / "Below" / "broken.json").write_text("{not json")
+    tasks, problems = load_tasks(str(tmp_path))
+    assert [t.id for t in tasks] == ["Above/Above1", "Above/Above2", "Below/Above1", "Below/deep/d1", "top"]
+    assert [p.id for p in problems] == ["Below/broken"] and "cannot read" in problems[0].error

@@ -11,7 +11,7 @@ battery as they serve the search.
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from ...engine import Backend, BatchExecutor, BatchOp, ItemFailure
@@ -41,8 +41,17 @@ def battery_pairs(solvers: list[Solver], tasks: list[Task], mode: str) -> list[t
     if mode == "cross":  # task by task: a batch holds every solver on a few tasks (shared lines, even costs),
         # the largest tasks first, so that the last batches are short and no worker waits on a long one at the end
         return [(s, t) for t in sorted(tasks, key=_cells, reverse=True) for s in solvers]
-    by_id = {t.id: t for t in tasks}
-    return [(s, by_id[s.task_id]) for s in solvers if s.task_id in by_id]
+    by_name = named_tasks(tasks)
+    return [(s, by_name[s.task_id]) for s in solvers if s.task_id in by_name]
+
+
+def named_tasks(tasks: list[Task]) -> dict[str, Task]:
+    """The tasks a solver's name can name: each by its id and, from a corpus of sub-folders ("concept/task"),
+    by its file's name too where no other task has that name."""
+    last = Counter(t.id.rsplit("/", 1)[-1] for t in tasks)
+    out = {t.id.rsplit("/", 1)[-1]: t for t in tasks if last[t.id.rsplit("/", 1)[-1]] == 1}
+    out.update((t.id, t) for t in tasks)
+    return out
 
 
 def batch_sizes(costs: list[int], batches: int) -> list[int]:
