@@ -79,11 +79,19 @@ def test_solver_file_is_data_and_each_unsupported_solver_says_why(tmp_path, monk
 
 
 def test_a_long_expression_is_quoted_short():
-    deep = "rot90(" * 150 + "I" + ")" * 150
-    bad = parse_solvers(f"def solve_x(I):\n    O = {deep}\n    return O\n")[0].unsupported
-    assert bad == f"line 2: {deep[:57] + '...'!r} is not a name, an int, a boolean or a tuple of them"
+    long = "[" + ", ".join(["I"] * 40) + "]"
+    bad = parse_solvers(f"def solve_x(I):\n    O = {long}\n    return O\n")[0].unsupported
+    assert bad == f"line 2: {long[:57] + '...'!r} is not a name, an int, a boolean or a tuple of them"
     short = parse_solvers("def solve_x(I):\n    O = [I]\n    return O\n")[0].unsupported
     assert short == "line 2: '[I]' is not a name, an int, a boolean or a tuple of them"
+
+
+def test_a_call_nested_150_deep_runs_as_150_lines():
+    deep = "rot90(" * 150 + "I" + ")" * 150
+    (solver,) = parse_solvers(f"def solve_x(I):\n    O = {deep}\n    return O\n")
+    assert solver.unsupported is None and len(solver.lines) == 150
+    grid = ((1, 2), (3, 4))
+    assert run_solver(solver, [grid]) == [((4, 3), (2, 1))]  # 150 quarter turns: a half turn
 
 
 def test_a_name_defined_twice_is_its_last_definition(tmp_path):

@@ -2,7 +2,8 @@
 
 A solver is `def solve_<task id>(I):` followed by straight-line assignments `x = f(a, b)` (or `x = a`) whose
 names are `I`, earlier variables, arc-dsl constants, primitives or small literals (ints, booleans, tuples of
-them), and ends with `return <variable>`. Anything else makes that solver unsupported, with its line and the
+them), and ends with `return <variable>`. Calls may nest (`x = f(g(a), b)`, `return f(x)`): each inner call is
+read as a line of its own just before, as Python evaluates it. Anything else makes that solver unsupported, with its line and the
 reason; the file's other solvers still run.
 """
 from __future__ import annotations
@@ -86,19 +87,40 @@ def _ref(node: ast.AST, defined: set[str]) -> Ref:
     return Ref("const", _literal(node))
 
 
-def _line(stmt: ast.stmt, defined: set[str]) -> Line:
+def _lines(stmt: ast.stmt, defined: set[str]) -> list[Line]:
+    """The lines of one assignment: a call nested in another (`x = f(g(a))`) becomes a line of its own before
+    it, as Python evaluates them (the callee, then the arguments left to right), under a name no solver can
+    write."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         raise _Unsupported(stmt, f"{type(stmt).__name__.lower()} statement: only `name = call(...)` and a final "
                                  "`return name`")
+    out: list[Line] = []
     value = stmt.value
     if isinstance(value, ast.Call):
-        if value.keywords or any(isinstance(a, ast.Starred) for a in value.args):
-            raise _Unsupported(value, "keyword or starred arguments")
-        func = _ref(value.func, defined) if isinstance(value.func, ast.Name) else None
-        if func is None or func.kind == "const":
-            raise _Unsupported(value, f"{_shown(value.func)} is not a primitive or a variable")
-        return Line(stmt.targets[0].id, func, tuple(_ref(a, defined) for a in value.args), True, stmt.lineno)
-    return Line(stmt.targets[0].id, _ref(value, defined), (), False, stmt.lineno)
+        out.append(_call(value, stmt.targets[0].id, stmt.lineno, defined, out))
+    else:
+        out.append(Line(stmt.targets[0].id, _ref(value, defined), (), False, stmt.lineno))
+    return out
+
+
+def _call(value: ast.Call, target: str, lineno: int, defined: set[str], out: list[Line]) -> Line:
+    """`target = value` as a line; the lines of calls nested in it are appended to `out` first."""
+    if value.keywords or any(isinstance(a, ast.Starred) for a in value.args):
+        raise _Unsupported(value, "keyword or starred arguments")
+
+    def operand(node: ast.AST, callee: bool = False) -> Ref:
+        if isinstance(node, ast.Call):
+            name = f"{target}.{len(out) + 1}"  # a dot: no Python name holds one
+            out.append(_call(node, name, lineno, defined, out))
+            return Ref("var", name)
+        if callee and not isinstance(node, ast.Name):
+            raise _Unsupported(value, f"{_shown(node)} is not a primitive or a variable")
+        return _ref(node, defined)
+
+    func = operand(value.func, callee=True)
+    if func.kind == "const":
+        raise _Unsupported(value, f"{_shown(value.func)} is not a primitive or a variable")
+    return Line(target, func, tuple(operand(a) for a in value.args), True, lineno)
 
 
 def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
@@ -118,11 +140,15 @@ def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
         if not body or not isinstance(body[-1], ast.Return):
             raise _Unsupported(body[-1] if body else fn, "a solver ends with `return name`")
         lines = []
-        for stmt in body[:-1]:
-            line = _line(stmt, defined)
-            lines.append(line)
-            defined.add(line.target)
         ret = body[-1].value
+        if isinstance(ret, ast.Call):  # `return f(x)`: the call as a last line
+            body[-1] = ast.Assign([ast.Name("O.", ast.Store())], ret, lineno=body[-1].lineno)
+            body.append(ast.Return(ast.Name("O.", ast.Load()), lineno=body[-1].lineno))
+            ret = body[-1].value
+        for stmt in body[:-1]:
+            for line in _lines(stmt, defined):
+                lines.append(line)
+                defined.add(line.target)
         if not (isinstance(ret, ast.Name) and ret.id in defined):
             raise _Unsupported(body[-1], "a solver returns a variable it defined (or its input)")
         if args.args[0].arg != "I":  # the input's own name: aliases below read it as I
