@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from gpubatch.arc.arcdsl.interp import SampleError, run_solver
-from gpubatch.arc.arcdsl.solvers import parse_solvers, read_solvers
+from gpubatch.arc.arcdsl.solvers import SolverFileError, parse_solvers, read_solvers
 from gpubatch.cli import app
 
 runner = CliRunner()
@@ -116,6 +117,19 @@ def test_a_solvers_file_saved_with_a_byte_order_mark_reads_as_python_does(tmp_pa
     f.write_bytes(b"\xef\xbb\xbfdef solve_x(I):\n    O = hmirror(I)\n    return O\n")
     (solver,) = read_solvers(f)
     assert solver.name == "solve_x" and solver.unsupported is None
+
+
+def test_a_solvers_file_with_a_coding_line_reads_as_python_does(tmp_path):
+    """PEP 263: a latin-1 file that says so is read; without the line, its bytes are not UTF-8, and the file
+    cannot be read (exit 2 in the command), as Python would refuse it."""
+    body = "def solve_x(I):\n    O = hmirror(I)  # caf\xe9\n    return O\n".encode("latin-1")
+    f = tmp_path / "s.py"
+    f.write_bytes(b"# -*- coding: latin-1 -*-\n" + body)
+    (solver,) = read_solvers(f)
+    assert solver.unsupported is None
+    f.write_bytes(body)
+    with pytest.raises(SolverFileError, match="cannot read"):
+        read_solvers(f)
 
 
 def _run(tmp_path, name, *extra):

@@ -9,6 +9,8 @@ reason; the file's other solvers still run.
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -179,7 +181,11 @@ def parse_solvers(text: str, filename: str = "<solvers>") -> list[Solver]:
 def read_solvers(path: Path) -> list[Solver]:
     """The solvers of a file (see `parse_solvers`); a file that cannot be read is a SolverFileError."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = Path(path).read_bytes()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)  # a BOM or a coding line, as Python
+        text = data.decode(encoding)
+        if text.startswith("\ufeff"):
+            text = text[1:]
+    except (OSError, UnicodeDecodeError, LookupError, SyntaxError) as exc:
         raise SolverFileError(f"cannot read solvers file {path}: {exc}") from None
     return parse_solvers(text, str(path))
