@@ -195,11 +195,11 @@ def battery_tasks(solvers: list, loaded: list, mode: str | None) -> tuple[str, l
     from gpubatch.arc.arcdsl.battery import named_tasks
 
     names = named_tasks(loaded)
-    named = {id(names[s.task_id]) for s in solvers if s.task_id in names}
+    named = {names[s.task_id].id for s in solvers if s.task_id in names}
     if mode is None:
         mode = "own" if named else "cross"
     if mode == "own":
-        loaded = [t for t in loaded if id(t) in named]
+        loaded = [t for t in loaded if t.id in named]
         if not loaded:
             raise UserError("--battery own: no loaded task is named by a solver (try --battery cross)")
     return mode, loaded

@@ -48,8 +48,9 @@ def battery_pairs(solvers: list[Solver], tasks: list[Task], mode: str) -> list[t
 def named_tasks(tasks: list[Task]) -> dict[str, Task]:
     """The tasks a solver's name can name: each by its id and, from a corpus of sub-folders ("concept/task"),
     by its file's name too where no other task has that name."""
-    last = Counter(t.id.rsplit("/", 1)[-1] for t in tasks)
-    out = {t.id.rsplit("/", 1)[-1]: t for t in tasks if last[t.id.rsplit("/", 1)[-1]] == 1}
+    files = [t.id.rsplit("/", 1)[-1] for t in tasks]
+    count = Counter(files)
+    out = {f: t for f, t in zip(files, tasks) if count[f] == 1}
     out.update((t.id, t) for t in tasks)
     return out
 

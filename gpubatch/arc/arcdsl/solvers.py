@@ -3,8 +3,8 @@
 A solver is `def solve_<task id>(I):` followed by straight-line assignments `x = f(a, b)` (or `x = a`) whose
 names are `I`, earlier variables, arc-dsl constants, primitives or small literals (ints, booleans, tuples of
 them), and ends with `return <variable>`. Calls may nest (`x = f(g(a), b)`, `return f(x)`): each inner call is
-read as a line of its own just before, as Python evaluates it. Anything else makes that solver unsupported, with its line and the
-reason; the file's other solvers still run.
+read as a line of its own just before, as Python evaluates it. Anything else makes that solver unsupported,
+with its line and the reason; the file's other solvers still run.
 """
 from __future__ import annotations
 
@@ -142,15 +142,17 @@ def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
         if not body or not isinstance(body[-1], ast.Return):
             raise _Unsupported(body[-1] if body else fn, "a solver ends with `return name`")
         lines = []
-        ret = body[-1].value
-        if isinstance(ret, ast.Call):  # `return f(x)`: the call as a last line
-            body[-1] = ast.Assign([ast.Name("O.", ast.Store())], ret, lineno=body[-1].lineno)
-            body.append(ast.Return(ast.Name("O.", ast.Load()), lineno=body[-1].lineno))
-            ret = body[-1].value
         for stmt in body[:-1]:
             for line in _lines(stmt, defined):
                 lines.append(line)
                 defined.add(line.target)
+        ret = body[-1].value
+        if isinstance(ret, ast.Call):  # `return f(x)`: the call as a last line, returned
+            out: list[Line] = []
+            out.append(_call(ret, "O.", body[-1].lineno, defined, out))
+            lines += out
+            ret = ast.Name(out[-1].target)
+            defined.add(ret.id)
         if not (isinstance(ret, ast.Name) and ret.id in defined):
             raise _Unsupported(body[-1], "a solver returns a variable it defined (or its input)")
         if args.args[0].arg != "I":  # the input's own name: aliases below read it as I
@@ -183,9 +185,7 @@ def read_solvers(path: Path) -> list[Solver]:
     try:
         data = Path(path).read_bytes()
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)  # a BOM or a coding line, as Python
-        text = data.decode(encoding)
-        if text.startswith("\ufeff"):
-            text = text[1:]
+        text = data.decode(encoding)  # "utf-8-sig" where a BOM starts the file: decoded without it
     except (OSError, UnicodeDecodeError, LookupError, SyntaxError) as exc:
         raise SolverFileError(f"cannot read solvers file {path}: {exc}") from None
     return parse_solvers(text, str(path))
