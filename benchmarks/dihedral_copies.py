@@ -9,11 +9,11 @@ usage: python benchmarks/dihedral_copies.py make RANK_VARIANTS.json DIR [--datas
 """
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import numpy as np
+from screen_cli import main
 
 from gpubatch.arc.tasks import load_tasks
 
@@ -60,17 +60,5 @@ def score(out: Path, results: str) -> None:
                       "by symmetry": per_sym, "by task": by_task}, indent=1))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("make", "score"))
-    ap.add_argument("args", nargs="+")
-    ap.add_argument("--dataset", default="arc1-train")
-    a = ap.parse_args()
-    if a.what == "make":
-        make(a.args[0], Path(a.args[1]), a.dataset)
-    else:
-        score(Path(a.args[0]), a.args[1])
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, make, score)

@@ -9,12 +9,12 @@ usage: python benchmarks/piece_starts.py make RECORDS.json.gz DIR [--dataset arc
 """
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 from pathlib import Path
 
 from rank_records import attempts_right
+from screen_cli import main
 
 from gpubatch.arc.dsl import REGISTRY
 from gpubatch.arc.tasks import load_tasks
@@ -69,17 +69,5 @@ def score(out: Path, results: str) -> None:
     print(json.dumps({"copies": len(index), "tasks right through a piece": len(solved), "by task": solved}, indent=1))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("make", "score"))
-    ap.add_argument("args", nargs="+")
-    ap.add_argument("--dataset", default="arc1-train")
-    a = ap.parse_args()
-    if a.what == "make":
-        make(a.args[0], Path(a.args[1]), a.dataset)
-    else:
-        score(Path(a.args[0]), a.args[1])
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, make, score)
