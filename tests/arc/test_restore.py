@@ -84,7 +84,7 @@ def test_search_applies_input_primitives_at_depth_1_only():
     assert parse_program("rot90 | restore(c=9,out=patch)").text == "rot90 | restore(c=9,out=patch)"
 
 
-@pytest.mark.parametrize("task_id, first", [
+SOLVED_BY_INPUTS = [
     ("3631a71a", "restore(c=9)"), ("9ecd008a", "restore(c=0,out=patch)"), ("dc0a314f", "restore(c=3,out=patch)"),
     ("ff805c23", "restore(c=1,out=patch)"), ("cf98881b", "overlay(parts=lines,order=first)"),
     ("e98196ab", "overlay(parts=lines,order=first)"), ("746b3537", "dedupe"), ("eb5a1d5d", "dedupe"),
@@ -101,8 +101,20 @@ def test_search_applies_input_primitives_at_depth_1_only():
     ("4c5c2cf0", "mirror_around(c=sym)"), ("e26a3af2", "line_major"), ("91714a58", "keep_rect"),
     ("a1570a43", "centre_on(c=3)"), ("29623171", "fill_fullest"), ("88a10436", "stamp_on(c=5)"),
     ("77fdfe62", "key_colours"), ("7c008303", "key_colours"), ("a3df8b1e", "bounce(dir=upright,axis=h)"),
-    ("e21d9049", "tile_runs(axis=hv)")])
-def test_training_tasks_solved_by_input_primitives(task_id, first):
+    ("e21d9049", "tile_runs(axis=hv)")]
+
+
+@pytest.fixture(scope="module")
+def input_primitive_results():
+    """All of those tasks searched in one shard, as run-batt searches many tasks at once (a task's results do not
+    depend on the others in its batch: `tests/arc/test_batt.py`), each task's result by its id."""
+    tasks, _ = load_tasks("arc1-train", ids=[t for t, _ in SOLVED_BY_INPUTS])
+    results = search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=20_000))
+    return {t.id: (t, r) for t, r in zip(tasks, results)}
+
+
+@pytest.mark.parametrize("task_id, first", SOLVED_BY_INPUTS)
+def test_training_tasks_solved_by_input_primitives(task_id, first, input_primitive_results):
     """ARC-AGI-1 training tasks: the hidden part comes back by symmetry (the whole grid or the patch), parts
     between divider lines are stacked, repeated rows and columns merge, the odd object out is cropped, colours
     are listed by count (with the most common or without it) or in the order of their stripes, objects' boxes
@@ -115,10 +127,9 @@ def test_training_tasks_solved_by_input_primitives(task_id, first):
     frame of its corner marks, the fullest parts of a divided grid are filled, a shape is stamped on markers, a
     pattern takes the colours of the key beside it, a diagonal bounces between two walls, a cross's arms go on
     along their lines."""
-    tasks, _ = load_tasks("arc1-train", ids=[task_id])
-    res = search_shard(tasks, numpy_backend(), SearchConfig(depth=2, max_states=20_000))[0]
+    task, res = input_primitive_results[task_id]
     assert res.fits[0].program == first
-    assert res.correct == (True,) * len(tasks[0].test_inputs)
+    assert res.correct == (True,) * len(task.test_inputs)
     # no input-only primitive after another step (a colour-normalised copy's fit reads `colournorm | ...`: the
     # renaming is no step of the program)
     steps = [f.program.removeprefix("colournorm | ") for f in res.fits]
