@@ -148,16 +148,17 @@ def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
                 defined.add(line.target)
         ret = body[-1].value
         if isinstance(ret, ast.Call):  # `return f(x)`: the call as a last line, returned
-            out: list[Line] = []
-            out.append(_call(ret, "O.", body[-1].lineno, defined, out))
-            lines += out
-            ret = ast.Name(out[-1].target)
-            defined.add(ret.id)
-        if not (isinstance(ret, ast.Name) and ret.id in defined):
+            nested: list[Line] = []
+            nested.append(_call(ret, "O.", body[-1].lineno, defined, nested))
+            lines += nested
+            result = "O."
+        elif isinstance(ret, ast.Name) and ret.id in defined:
+            result = ret.id
+        else:
             raise _Unsupported(body[-1], "a solver returns a variable it defined (or its input)")
         if args.args[0].arg != "I":  # the input's own name: aliases below read it as I
             lines.insert(0, Line(args.args[0].arg, Ref("var", "I"), (), False, fn.lineno))
-        return Solver(name, task_id, fn.lineno, tuple(lines), ret.id)
+        return Solver(name, task_id, fn.lineno, tuple(lines), result)
     except _Unsupported as exc:
         return Solver(name, task_id, fn.lineno, unsupported=str(exc))
 
