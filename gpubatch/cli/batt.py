@@ -82,6 +82,7 @@ def register(app: typer.Typer) -> None:
             raise UserError("--solvers runs arc-dsl solvers instead of the search: leave out --programs")
         if compare not in (None, "cpu", "cuda"):
             raise UserError(f"--compare {compare!r}: expected cpu or cuda")
+        primitives = compiled_primitives(run) if solvers else ""  # before the workers start: they load the same
         first = run.executor()  # opened before the tasks load: worker processes start meanwhile
         run.stats.mark("executor made")
         try:
@@ -122,7 +123,7 @@ def register(app: typer.Typer) -> None:
                     from gpubatch.arc.arcdsl.battery import run_battery
 
                     res, pairs, seconds, start = run_battery(solver_list, loaded, ex, mode)
-                    meta.update(solvers_file=str(solvers), battery=mode)
+                    meta.update(solvers_file=str(solvers), battery=mode, primitives=primitives)
                 else:  # one piece of tasks per worker (processes and dask)
                     res, seconds, start = job(loaded, ex, scfg, battery, enumerate_, devices=ex.runner.width)
                 summary = summarize(res, seconds, skipped, start)
@@ -164,6 +165,26 @@ def register(app: typer.Typer) -> None:
                      "interrupted: the search stopped early; what it had found is above and in the output files")
             return 130
         return 1 if problems or summary.failed or differ else 0
+
+
+def compiled_primitives(run: RunContext) -> str:
+    """Load arc-dsl's per-value primitives compiled (`batt.compiled`), building them into their cache at first
+    use; "compiled" or "python", the reason said in one line where auto falls back to pure Python."""
+    from gpubatch.arc.arcdsl.native import prepare
+    from gpubatch.engine.cythonize import BuildError
+
+    mode = run.cfg.get("batt.compiled")
+    try:
+        got = prepare(mode, run.cfg.get("batt.compiled_dir"))
+    except BuildError as exc:
+        raise UserError(f"batt.compiled = on, but the primitives cannot be compiled: {exc}") from None
+    if got.reason and mode != "off":
+        run.note(f"[yellow]{escape(got.reason)}[/]" if got.used else
+                 f"arc-dsl primitives in pure Python: {escape(got.reason)}")
+    if got.build_s:
+        run.note(f"compiled the arc-dsl primitives in {got.build_s:.1f} s (cached in {escape(got.folder)})")
+    run.stats.mark("primitives ready")
+    return "compiled" if got.used else "python"
 
 
 def arcdsl_solvers(run: RunContext, path: Path) -> list:

@@ -153,6 +153,11 @@ KEYS: tuple[Key, ...] = (
        "searched to (at least depth 1).", min=0, max=8),
     _k("batt.time_budget_s", float, 600.0, "Seconds of search per run before tasks stop expanding.",
        min=0.0, max=1e7),
+    _k("batt.compiled", str, "auto", "arc-dsl solvers (--solvers): run the per-value primitives compiled by Cython "
+       "(built once, cached): auto where Cython and a C compiler are present, on (exit 2 without them), off.",
+       choices=("auto", "on", "off")),
+    _k("batt.compiled_dir", str, "", "Cache folder of the compiled primitives; empty: $XDG_CACHE_HOME/gpubatch/"
+       "arcdsl (~/.cache where unset)."),
     # bench
     _k("bench.suite", str, "quick", "Benchmark suite: quick, full, or batt (run-batt on 10/50/200 tasks).",
        choices=("quick", "full", "batt")),

@@ -7,4 +7,10 @@ or run as Python), interpreted line by line over every sample of every task in o
 - `interp`: a solver run line by line over a batch of samples; a sample whose line raises is an error, and
   the run goes on.
 - `battery`: the own and cross batteries through the engine, scored as run-batt scores its search.
+- `native`: those per-value modules compiled by Cython (`batt.compiled`), put first on this package's path.
 """
+import os as _os
+
+# a worker process started by a run that compiled the primitives loads the same compiled modules (native.py)
+if _os.environ.get("_GPUBATCH_ARCDSL_COMPILED") and _os.path.isdir(_os.environ["_GPUBATCH_ARCDSL_COMPILED"]):
+    __path__.insert(0, _os.environ["_GPUBATCH_ARCDSL_COMPILED"])

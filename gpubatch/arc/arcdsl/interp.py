@@ -10,6 +10,8 @@ all run is a SampleStopped.
 """
 from __future__ import annotations
 
+import re
+
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -99,7 +101,28 @@ def evaluate_one(expr: tuple, values: list[dict[int, Any]], k: int, prims: dict)
         bad = next((v for v in (fn, *vals) if isinstance(v, _Failed)), None)
         return bad if bad is not None else (fn(*vals) if call else fn)
     except Exception as exc:  # noqa: BLE001 - the oracle raises here too (RecursionError included)
-        return _Failed(f"{type(exc).__name__}: {exc}"[:200])
+        return _Failed(failure_text(exc))
+
+
+# unpacking's messages, in CPython's words and in Cython's (the compiled primitives, `native`), read alike
+_SHORT = re.compile(r"not enough values to unpack \(expected \d+, got (\d+)\)|need more than (\d+) values? to unpack")
+_LONG = re.compile(r"too many values to unpack \(expected (\d+)(?:, got \d+)?\)")
+_ARITY = re.compile(r"(\S+)\(\) (?:takes \d+ positional arguments? but \d+ (?:were|was) given|missing \d+ required "
+                    r"positional arguments?: .*|takes (?:exactly|at least|at most) \d+ positional arguments? \(\d+ given\))")
+
+
+def failure_text(exc: BaseException) -> str:
+    """"Type: message" of a sample's error, the same whether the primitives run as Python or compiled: what
+    Cython's messages lack (an unpacking's count of values wanted, a call's parameters) is left out."""
+    text = str(exc)
+    if type(exc) is TypeError and "positional argument" in text and (m := _ARITY.fullmatch(text)):
+        text = f"{m.group(1)}() called with the wrong number of arguments"
+    elif type(exc) is ValueError and "unpack" in text:
+        if m := _SHORT.fullmatch(text):
+            text = f"not enough values to unpack (got {m.group(1) or m.group(2)})"
+        elif m := _LONG.fullmatch(text):
+            text = f"too many values to unpack (expected {m.group(1)})"
+    return f"{type(exc).__name__}: {text}"[:200]
 
 
 def _evaluate(exprs: list[tuple], need: list[set[int]], values: list[dict[int, Any]], prims: dict) -> None:

@@ -74,7 +74,9 @@ def astuple(a, b): return (a, b)
 def contained(value, container): return value in container
 def combine(a, b): return type(a)((*a, *b))
 def intersection(a, b): return a & b
-def difference(a, b): return type(a)(e for e in a if e not in b)
+def difference(a, b):
+    items = iter(a)  # at once, as CPython's generator does (Cython's would not, and `bool(...)` never iterates)
+    return type(a)(e for e in items if e not in b)
 def order(container, compfunc): return tuple(sorted(container, key=compfunc))
 def repeat(item, num):
     bound(num, "repeat")
@@ -95,7 +97,9 @@ def interval(start, stop, step):
 
 def pair(a, b): return tuple(zip(a, b))
 def insert(value, container): return container.union(frozenset((value,)))
-def remove(value, container): return type(container)(e for e in container if e != value)
+def remove(value, container):
+    items = iter(container)  # at once: see `difference`
+    return type(container)(e for e in items if e != value)
 def sizefilter(container, n): return frozenset(e for e in container if len(e) == n)
 
 
@@ -123,7 +127,9 @@ def leastcommon(container):
     return min(set(container), key=container.count)
 
 
-def sfilter(container, condition): return type(container)(e for e in container if condition(e))
+def sfilter(container, condition):
+    items = iter(container)  # at once: see `difference`
+    return type(container)(e for e in items if condition(e))
 def mfilter(container, function): return merge(sfilter(container, function))
 def extract(container, condition): return next(e for e in container if condition(e))
 def first(container): return next(iter(container))
