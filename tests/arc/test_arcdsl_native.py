@@ -39,7 +39,8 @@ def cache_root(tmp_path_factory) -> Path:
 
 def _env(**extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GPUBATCH_", native.ENV))}
-    return env | {"PYTHONPATH": str(ROOT)} | extra
+    path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)  # a box's own packages too
+    return env | {"PYTHONPATH": path} | extra
 
 
 @pytest.mark.parametrize("cpython, cython", [

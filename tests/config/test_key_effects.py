@@ -535,6 +535,51 @@ def test_batt_deep_states(tmp_path):
     assert deep["states"] > none["states"]  # level 4 explored from the kept level-3 states, then not at all
 
 
+def _solvers_run(tmp_path, **keys):
+    """run-batt --solvers (one arc-dsl solver, `vmirror`, on task a) under a config file setting `keys`."""
+    _task(tmp_path, "a", True)
+    (tmp_path / "s.py").write_text("def solve_a(I):\n    O = vmirror(I)\n    return O\n")
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["run-batt", "--device", "cpu", "--no-progress", "--results", str(out), "--solvers",
+                                 str(tmp_path / "s.py"), "--config",
+                                 config(tmp_path, batt__dataset=str(tmp_path / "tasks"), **keys)])
+    return result, (json.loads(out.read_text()) if out.is_file() else None)
+
+
+def test_batt_compiled(tmp_path, monkeypatch):
+    monkeypatch.delenv("GPUBATCH_BATT__COMPILED", raising=False)  # tests run the pure primitives by default
+    result, doc = _solvers_run(tmp_path, batt__compiled="off")
+    assert result.exit_code == 0 and doc["run"]["primitives"] == "python" and doc["summary"]["pairs"]["solved"] == 1
+    monkeypatch.setitem(sys.modules, "Cython", None)  # no toolchain: auto says why and runs; on is a usage error
+    result, doc = _solvers_run(tmp_path, batt__compiled="auto")
+    assert result.exit_code == 0 and "arc-dsl primitives in pure Python: Cython is not installed" in result.output
+    result, _ = _solvers_run(tmp_path, batt__compiled="on")
+    assert result.exit_code == 2 and "batt.compiled = on" in result.output
+
+
+def test_batt_compiled_dir(tmp_path, monkeypatch):
+    """The build goes under the folder named (a stand-in build: the real one is tests/arc/test_arcdsl_native.py)."""
+    import gpubatch.arc.arcdsl as package
+    from gpubatch.arc.arcdsl import native
+    from gpubatch.engine import cythonize
+
+    def fake_build(sources, folder, jobs=0):
+        folder.mkdir(parents=True)
+        (folder / "x.so").write_bytes(b"x")
+        digest = cythonize._sha(folder / "x.so")
+        (folder / cythonize.MANIFEST).write_text(json.dumps({"files": {"x.so": digest}}))
+
+    monkeypatch.delenv("GPUBATCH_BATT__COMPILED", raising=False)
+    monkeypatch.setenv(native.ENV, "")  # restored (unset) afterwards, as is the package's path
+    monkeypatch.setattr(package, "__path__", list(package.__path__))
+    monkeypatch.setattr(cythonize, "toolchain", lambda: ("3.0", ["cc"]))
+    monkeypatch.setattr(cythonize, "build", fake_build)
+    monkeypatch.setattr(native, "_already_pure", lambda: [])
+    result, _ = _solvers_run(tmp_path, batt__compiled_dir=str(tmp_path / "cache"))
+    built = list((tmp_path / "cache").iterdir())
+    assert result.exit_code == 0 and len(built) == 1 and f"cached in {built[0]}" in result.output.replace("\n", "")
+
+
 def test_batt_time_budget_s(tmp_path):
     assert batt(tmp_path, batt__depth=1, batt__time_budget_s=0.0)["summary"]["stopped"] == [["time budget", 2]]
 
