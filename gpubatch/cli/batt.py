@@ -181,7 +181,7 @@ def compiled_primitives(run: RunContext) -> str:
     if got.reason and mode != "off":
         run.note(f"[yellow]{escape(got.reason)}[/]" if got.used else
                  f"arc-dsl primitives in pure Python: {escape(got.reason)}")
-    if got.build_s:
+    if got.built:
         run.note(f"compiled the arc-dsl primitives in {got.build_s:.1f} s (cached in {escape(got.folder)})")
     run.stats.mark("primitives ready")
     return "compiled" if got.used else "python"

@@ -577,7 +577,15 @@ def test_batt_compiled_dir(tmp_path, monkeypatch):
     monkeypatch.setattr(native, "_already_pure", lambda: [])
     result, _ = _solvers_run(tmp_path, batt__compiled_dir=str(tmp_path / "cache"))
     built = list((tmp_path / "cache").iterdir())
-    assert result.exit_code == 0 and len(built) == 1 and f"cached in {built[0]}" in result.output.replace("\n", "")
+    flat = "".join(result.output.split())  # the note as Rich wraps it, at any width
+    assert result.exit_code == 0 and len(built) == 1 and f"cachedin{built[0]}" in flat, result.output
+    result, _ = _solvers_run(tmp_path, batt__compiled_dir=str(tmp_path / "cache"))  # a hit: no build, no note
+    assert result.exit_code == 0 and "compiled the arc-dsl" not in result.output
+    (built[0] / "x.so").write_bytes(b"y")  # a bad cache is no cache: rebuilt, with one warning
+    result, _ = _solvers_run(tmp_path, batt__compiled_dir=str(tmp_path / "cache"))
+    flat = "".join(result.output.split())
+    assert result.exit_code == 0 and "faileditschecksumsandwasrebuilt" in flat and "compiledthearc-dsl" in flat
+    assert (built[0] / "x.so").read_bytes() == b"x"
 
 
 def test_batt_time_budget_s(tmp_path):

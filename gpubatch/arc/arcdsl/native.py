@@ -24,12 +24,13 @@ MODULES = ("prims_base", "prims_grid", "prims_objects", "prims_patch", "shifts",
 
 @dataclass(frozen=True)
 class Compiled:
-    """Whether the compiled primitives are in use, why not where they are not, and the build's seconds (0
-    when the cache held them)."""
+    """Whether the compiled primitives are in use, why not where they are not, and whether this call built
+    them (the cache lacked them) in how many seconds."""
 
     used: bool
     reason: str
     folder: str = ""
+    built: bool = False
     build_s: float = 0.0
 
 
@@ -76,7 +77,7 @@ def prepare(mode: str, cache_dir: str = "", jobs: int = 0) -> Compiled:
         return Compiled(False, f"the pure modules are already imported ({', '.join(pure)})")
     sources = _sources()
     folder = Path(cache_dir or default_dir()) / cache_key(sources, version)
-    t0, warned, build_s = time.perf_counter(), "", 0.0
+    t0, warned, built = time.perf_counter(), "", False
     if load_manifest(folder) is None:
         if folder.exists():  # a bad cache is no cache: built again beside it, then swapped in
             warned = f"the compiled primitives' cache {folder} failed its checksums and was rebuilt"
@@ -89,12 +90,12 @@ def prepare(mode: str, cache_dir: str = "", jobs: int = 0) -> Compiled:
             if mode == "on":
                 raise BuildError(str(exc)) from None
             return Compiled(False, f"building them failed: {exc}")
-        build_s = time.perf_counter() - t0
+        built = True
     package = sys.modules[PACKAGE]
     if str(folder) not in package.__path__:
         package.__path__.insert(0, str(folder))
     os.environ[ENV] = str(folder)
-    return Compiled(True, warned, str(folder), round(build_s, 3))
+    return Compiled(True, warned, str(folder), built, round(time.perf_counter() - t0, 3) if built else 0.0)
 
 
 def in_use() -> bool:
