@@ -79,18 +79,19 @@ def _run_all(commands: list[list[str]], jobs: int, cwd: Path) -> None:
             proc.wait()
 
 
-def _cc_command(cc: list[str], stage: Path, name: str) -> list[str]:
+def _cc_command(cc: list[str], stage: Path, name: str, opt: str) -> list[str]:
     """The C compiler's command for one generated module, with this Python's flags, headers and link options."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    flags = shlex.split(sysconfig.get_config_var("CFLAGS") or "") + ["-O2", "-fPIC", "-shared", "-w"]
+    flags = shlex.split(sysconfig.get_config_var("CFLAGS") or "") + [opt, "-fPIC", "-shared", "-w"]
     link = [a for a in shlex.split(sysconfig.get_config_var("LDSHARED") or "")[1:] if a.startswith(("-L", "-Wl"))]
     return [*cc, *flags, "-I" + sysconfig.get_paths()["include"], str(stage / f"{name}.c"), "-o",
             str(stage / (name.rsplit(".", 1)[-1] + suffix)), *link]
 
 
-def build(sources: dict[str, Path], folder: Path, jobs: int = 0) -> dict:
+def build(sources: dict[str, Path], folder: Path, jobs: int = 0, opt: str = "-O2") -> dict:
     """Compile `sources` ({module name: .py path}) into `folder` (which must not exist yet) and return its
-    manifest; BuildError where the toolchain is missing or a step fails (nothing is left behind then)."""
+    manifest; BuildError where the toolchain is missing or a step fails (nothing is left behind then). `opt`:
+    the C compiler's optimisation (tests build with -O0, the same code in a third of the time)."""
     version, cc = toolchain()
     jobs = jobs or os.cpu_count() or 1
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -98,7 +99,7 @@ def build(sources: dict[str, Path], folder: Path, jobs: int = 0) -> dict:
     try:
         _run_all([[sys.executable, "-m", "cython", "-3", "--module-name", name, "-o", str(stage / f"{name}.c"),
                    str(src)] for name, src in sources.items()], jobs, stage)
-        _run_all([_cc_command(cc, stage, name) for name in sources], jobs, stage)
+        _run_all([_cc_command(cc, stage, name, opt) for name in sources], jobs, stage)
         for c in stage.glob("*.c"):
             c.unlink()
         files = {p.name: _sha(p) for p in sorted(stage.iterdir())}
