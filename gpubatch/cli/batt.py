@@ -175,7 +175,9 @@ def compiled_primitives(run: RunContext) -> str:
 
     mode = run.cfg.get("batt.compiled")
     try:
-        got = prepare(mode, run.cfg.get("batt.compiled_dir"))
+        got = prepare(mode, run.cfg.get("batt.compiled_dir"), announce=lambda folder: run.note(
+            f"compiling the arc-dsl primitives once into {escape(str(folder))} (about a minute on two cores; "
+            "batt.compiled = off runs them as Python)"))
     except BuildError as exc:
         raise UserError(f"batt.compiled = on, but the primitives cannot be compiled: {exc}") from None
     if got.reason and mode != "off":

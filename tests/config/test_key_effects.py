@@ -579,6 +579,7 @@ def test_batt_compiled_dir(tmp_path, monkeypatch):
     built = list((tmp_path / "cache").iterdir())
     flat = "".join(result.output.split())  # the note as Rich wraps it, at any width
     assert result.exit_code == 0 and len(built) == 1 and f"cachedin{built[0]}" in flat, result.output
+    assert f"compilingthearc-dslprimitivesonceinto{built[0]}" in flat  # said before the build starts
     result, _ = _solvers_run(tmp_path, batt__compiled_dir=str(tmp_path / "cache"))  # a hit: no build, no note
     assert result.exit_code == 0 and "compiled the arc-dsl" not in result.output
     (built[0] / "x.so").write_bytes(b"y")  # a bad cache is no cache: rebuilt, with one warning

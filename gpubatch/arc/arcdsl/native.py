@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 ENV = "_GPUBATCH_ARCDSL_COMPILED"  # the folder, for worker processes (read by the package's __init__)
 PACKAGE = __name__.rsplit(".", 1)[0]
@@ -58,10 +59,12 @@ def _already_pure() -> list[str]:
             and str(getattr(sys.modules[f"{PACKAGE}.{m}"], "__file__", "")).endswith(".py")]
 
 
-def prepare(mode: str, cache_dir: str = "", jobs: int = 0) -> Compiled:
+def prepare(mode: str, cache_dir: str = "", jobs: int = 0, announce: Callable[[Path], None] | None = None
+            ) -> Compiled:
     """Make the compiled primitives the ones imported from now on (this process and the workers it starts),
-    building them where the cache lacks them; `mode` off: never; auto: where Cython and a C compiler are
-    present, else the pure modules with the reason; on: the same, but a missing toolchain raises BuildError."""
+    building them where the cache lacks them (`announce(folder)` first); `mode` off: never; auto: where Cython
+    and a C compiler are present, else the pure modules with the reason; on: the same, but a missing toolchain
+    raises BuildError."""
     from ...engine.cythonize import BuildError, build, load_manifest, toolchain
 
     if mode == "off":
@@ -84,6 +87,8 @@ def prepare(mode: str, cache_dir: str = "", jobs: int = 0) -> Compiled:
             import shutil
 
             shutil.rmtree(folder, ignore_errors=True)
+        if announce is not None:
+            announce(folder)
         try:
             build(sources, folder, jobs)
         except (BuildError, OSError) as exc:
