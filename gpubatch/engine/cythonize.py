@@ -48,35 +48,36 @@ def _sha(path: Path) -> str:
 
 
 def _run_all(commands: list[list[str]], jobs: int, cwd: Path) -> None:
-    """Run every command, at most `jobs` at a time, each in its own process group; the first failure (or any
-    exception here) ends the rest."""
+    """Run every command, at most `jobs` at a time, each in its own process group with its output in a file (a
+    pipe read only at the end could fill and stall it); the first failure (or any exception here) ends the rest."""
     waiting, running = list(commands), []
     try:
         while waiting or running:
             while waiting and len(running) < jobs:
                 cmd = waiting.pop(0)
-                running.append((cmd, subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                                      start_new_session=True)))
-            cmd, proc = running[0]
-            for item in running:  # take whichever ends first
-                if item[1].poll() is not None:
-                    cmd, proc = item
-                    break
-            else:
+                log = tempfile.TemporaryFile(dir=cwd)
+                running.append((cmd, log, subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
+                                                           start_new_session=True)))
+            done = next((item for item in running if item[2].poll() is not None), None)
+            if done is None:
                 time.sleep(0.02)
                 continue
-            running.remove((cmd, proc))
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-            if proc.wait() != 0:
+            running.remove(done)
+            cmd, log, proc = done
+            with log:
+                log.seek(0)
+                out = log.read().decode(errors="replace")
+            if proc.returncode != 0:
                 raise BuildError(f"{Path(cmd[0]).name} failed ({' '.join(cmd[-3:])}): {out.strip()[-600:]}")
     finally:
-        for _, proc in running:
+        for _, log, proc in running:
             if proc.poll() is None:
                 try:
                     os.killpg(proc.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
             proc.wait()
+            log.close()
 
 
 def _cc_command(cc: list[str], stage: Path, name: str, opt: str) -> list[str]:
@@ -108,9 +109,12 @@ def build(sources: dict[str, Path], folder: Path, jobs: int = 0, opt: str = "-O2
         try:
             os.rename(stage, folder)  # whole or not at all
         except OSError:
-            if load_manifest(folder) is None:  # another run's folder, and a bad one
+            theirs = load_manifest(folder)  # another run built it first: theirs serves, ours goes
+            if theirs is None:
                 raise
-        return load_manifest(folder) or manifest
+            shutil.rmtree(stage, ignore_errors=True)
+            return theirs
+        return manifest
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

@@ -11,6 +11,8 @@ or run as Python), interpreted line by line over every sample of every task in o
 """
 import os as _os
 
+COMPILED_ENV = "_GPUBATCH_ARCDSL_COMPILED"  # the compiled modules' folder, set by `native.prepare`
 # a worker process started by a run that compiled the primitives loads the same compiled modules (native.py)
-if _os.environ.get("_GPUBATCH_ARCDSL_COMPILED") and _os.path.isdir(_os.environ["_GPUBATCH_ARCDSL_COMPILED"]):
-    __path__.insert(0, _os.environ["_GPUBATCH_ARCDSL_COMPILED"])
+_compiled = _os.environ.get(COMPILED_ENV)
+if _compiled and _os.path.isdir(_compiled):
+    __path__.insert(0, _compiled)

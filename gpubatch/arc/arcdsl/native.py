@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-ENV = "_GPUBATCH_ARCDSL_COMPILED"  # the folder, for worker processes (read by the package's __init__)
+from . import COMPILED_ENV as ENV  # the folder, for worker processes (read by the package's __init__)
+
 PACKAGE = __name__.rsplit(".", 1)[0]
 MODULES = ("prims_base", "prims_grid", "prims_objects", "prims_patch", "shifts", "groups", "setorder", "rects",
            "nearest", "lines", "maps", "interp")
@@ -54,9 +56,13 @@ def default_dir() -> Path:
     return Path(root) / "gpubatch" / "arcdsl"
 
 
+def _is_pure(module) -> bool:
+    """Whether `module` (None where not imported: False) was loaded from its .py source."""
+    return str(getattr(module, "__file__", "")).endswith(".py")
+
+
 def _already_pure() -> list[str]:
-    return [m for m in MODULES if f"{PACKAGE}.{m}" in sys.modules
-            and str(getattr(sys.modules[f"{PACKAGE}.{m}"], "__file__", "")).endswith(".py")]
+    return [m for m in MODULES if _is_pure(sys.modules.get(f"{PACKAGE}.{m}"))]
 
 
 def prepare(mode: str, cache_dir: str = "", jobs: int = 0, announce: Callable[[Path], None] | None = None
@@ -84,8 +90,6 @@ def prepare(mode: str, cache_dir: str = "", jobs: int = 0, announce: Callable[[P
     if load_manifest(folder) is None:
         if folder.exists():  # a bad cache is no cache: built again beside it, then swapped in
             warned = f"the compiled primitives' cache {folder} failed its checksums and was rebuilt"
-            import shutil
-
             shutil.rmtree(folder, ignore_errors=True)
         if announce is not None:
             announce(folder)
@@ -106,4 +110,4 @@ def prepare(mode: str, cache_dir: str = "", jobs: int = 0, announce: Callable[[P
 def in_use() -> bool:
     """Whether the primitives this process imported are the compiled ones."""
     mod = sys.modules.get(f"{PACKAGE}.prims_patch")
-    return mod is not None and not str(getattr(mod, "__file__", "")).endswith(".py")
+    return mod is not None and not _is_pure(mod)
