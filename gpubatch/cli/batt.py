@@ -7,6 +7,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..jsonlayout import layout
 from .common import RunContext, UserError, check_outputs, job_command, write_atomic
 
 
@@ -140,7 +141,7 @@ def register(app: typer.Typer) -> None:
         if submission:
             write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
         if results:
-            write_atomic(results, json.dumps(doc, indent=1) + "\n")
+            write_atomic(results, layout(doc, 2) + "\n")  # a task or pair a line
         run.stats.mark("outputs written")
         render(run, summary, res)
         if solver_list is not None:

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from gpubatch.analyze.report import CHUNKS, FORMATS
-from gpubatch.analyze.report.layout import chunks, layout
+from gpubatch.jsonlayout import chunks, layout
 from gpubatch.cli.output import write_output, write_stdout
 from tests.analyze.test_analyze import analyze
 

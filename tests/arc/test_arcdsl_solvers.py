@@ -156,6 +156,8 @@ def test_run_batt_solvers_own_and_cross(tmp_path):
     doc = json.loads(out.read_text())
     pairs = {p["id"]: p["status"] for p in doc["pairs"]}
     assert len(pairs) == 12 and pairs["solve_68b16354/68b16354"] == "solved"
+    lines = out.read_text().splitlines()  # a pair a line, so that a diff or grep of two runs reads per pair
+    assert sum(line.startswith('{"id": "solve_') for line in lines) == 12
     assert pairs["solve_loop/3c9b0459"] == "unsupported" and pairs["solve_literals/3c9b0459"] == "wrong"
     assert "cross battery: 12 solver-task pairs: 1 solved" in " ".join(result.output.split())
 
@@ -185,6 +187,23 @@ def test_batch_sizes_even_out_cost_and_split_the_largest_tasks():
     assert max(spent) <= target and 32 <= len(sizes) <= 2 * 32 + 1  # no batch above the mean: the largest split
     assert sizes[0] < 300 and sizes[-1] > sizes[0]  # the costliest pairs in small batches, the cheap in large
     assert batch_sizes([5], 64) == [1] and batch_sizes([], 8) == []
+
+
+def test_batch_sizes_guide_the_tail_down_so_the_workers_end_together():
+    from gpubatch.arc.arcdsl.battery import batch_sizes
+
+    costs = [900] * 300 + [100] * 300 + [10] * 30000
+    sizes = batch_sizes(costs, 4 * 16, workers=4)
+    assert sum(sizes) == len(costs)
+    spent, at = [], 0
+    for n in sizes:
+        spent.append(sum(costs[at:at + n]))
+        at += n
+    target = sum(costs) / 64
+    assert max(spent) <= target and min(spent[:48]) >= target / 2  # most batches as before: about the mean
+    assert all(c <= target / 4 for c in spent[-8:])  # the last ones a fraction of it
+    assert spent[-8:-1] == sorted(spent[-8:-1], reverse=True)  # shrinking towards the end
+    assert len(sizes) <= 3 * 64  # finer at the end only
 
 
 def test_own_battery_on_a_corpus_of_sub_folders_names_tasks_by_file(tmp_path):

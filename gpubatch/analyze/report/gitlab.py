@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ...engine.forkjoin import joined
 from .fingerprint import by_file, hashed, repo_path
-from .layout import Raw, dumps
-from .layout import chunks as _layout
+from ...jsonlayout import Raw, dumps
+from ...jsonlayout import chunks as _layout
 from .sarif import repository_root
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from json.encoder import encode_basestring_ascii as _esc
 
 from ..halstead import report
-from .layout import Raw, dumps
-from .layout import chunks as _layout
+from ...jsonlayout import Raw, dumps
+from ...jsonlayout import chunks as _layout
 from .summary import summary
 
 

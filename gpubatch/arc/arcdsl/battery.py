@@ -55,15 +55,20 @@ def named_tasks(tasks: list[Task]) -> dict[str, Task]:
     return out
 
 
-def batch_sizes(costs: list[int], batches: int) -> list[int]:
+def batch_sizes(costs: list[int], batches: int, workers: int = 1) -> list[int]:
     """Pairs per batch, cut in order so that each batch costs about the same (a pair's cost: its task's cells):
     the largest tasks, first in the order, are split over several batches rather than one batch holding the
-    costliest pairs, which would end long after the others (many batches a worker for the same reason)."""
+    costliest pairs, which would end long after the others (many batches a worker for the same reason).
+    The tail is guided (as OpenMP's `schedule(guided)`): once less than two batches a worker are left, a batch
+    takes half a worker's share of what is left, down to an eighth of the others, so that the workers run out
+    of work together instead of some waiting on the last full-sized batches."""
     target = sum(costs) / max(1, batches)
+    left = float(sum(costs))
     sizes, size, acc = [], 0, 0.0
     for c in costs:
-        if size and acc + c > target:
+        if size and acc + c > max(target / 8, min(target, left / (2 * max(1, workers)))):
             sizes.append(size)
+            left -= acc
             size, acc = 0, 0.0
         size, acc = size + 1, acc + c
     return sizes + [size] if size else sizes
@@ -183,7 +188,8 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     t0 = time.perf_counter()
     outcomes: list[PairOutcome] = []
     cells = {t.id: _cells(t) for t in tasks}
-    sizes = batch_sizes([cells[t.id] for _, t in pairs], BATCHES_PER_WORKER * executor.runner.width)
+    width = executor.runner.width
+    sizes = batch_sizes([cells[t.id] for _, t in pairs], BATCHES_PER_WORKER * width, width)
     for (solver, task), res in zip(pairs, executor.run_all(op, pairs, total=len(pairs), label="pairs",
                                                            sizes=sizes)):
         if isinstance(res, ItemFailure):
