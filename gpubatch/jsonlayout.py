@@ -1,6 +1,7 @@
 """JSON laid out for people and written fast (analyze's reports, run-batt's results): the outer levels one
 entry per line, each record below them one compact line (CPython's C encoder; `indent` would send every value
-through the pure-Python one, which cost most of a large run). The escaping is `json.dumps`'s: one escaping function per format.
+through the pure-Python one, which cost most of a large run). The escaping is `json.dumps`'s: one escaping
+function per format.
 
 `chunks` yields the text piece by piece, and any iterator in the document (a generator of per-file records)
 is read as a list only as it is written: a report over a large tree is never one structure in memory, nor

@@ -2,6 +2,7 @@
 `run-batt --solvers` with the own and the cross battery, on one process and on worker processes alike."""
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -173,16 +174,19 @@ def test_battery_needs_solvers_and_a_known_mode(tmp_path):
     assert result.exit_code == 2 and "not Python" in result.output
 
 
+def _batch_costs(costs: list[int], sizes: list[int]) -> list[int]:
+    """What each batch of `sizes`, cut in order from `costs`, costs."""
+    ends = list(itertools.accumulate(sizes))
+    return [sum(costs[end - n:end]) for n, end in zip(sizes, ends)]
+
+
 def test_batch_sizes_even_out_cost_and_split_the_largest_tasks():
     from gpubatch.arc.arcdsl.battery import batch_sizes
 
     costs = [900] * 300 + [100] * 300 + [10] * 3000  # three tasks' pairs, largest first, as battery_pairs orders
     sizes = batch_sizes(costs, 32)
     assert sum(sizes) == len(costs) and all(sizes)
-    at, spent = 0, []
-    for n in sizes:
-        spent.append(sum(costs[at:at + n]))
-        at += n
+    spent = _batch_costs(costs, sizes)
     target = sum(costs) / 32
     assert max(spent) <= target and 32 <= len(sizes) <= 2 * 32 + 1  # no batch above the mean: the largest split
     assert sizes[0] < 300 and sizes[-1] > sizes[0]  # the costliest pairs in small batches, the cheap in large
@@ -195,10 +199,7 @@ def test_batch_sizes_guide_the_tail_down_so_the_workers_end_together():
     costs = [900] * 300 + [100] * 300 + [10] * 30000
     sizes = batch_sizes(costs, 4 * 16, workers=4)
     assert sum(sizes) == len(costs)
-    spent, at = [], 0
-    for n in sizes:
-        spent.append(sum(costs[at:at + n]))
-        at += n
+    spent = _batch_costs(costs, sizes)
     target = sum(costs) / 64
     assert max(spent) <= target and min(spent[:48]) >= target / 2  # most batches as before: about the mean
     assert all(c <= target / 4 for c in spent[-8:])  # the last ones a fraction of it

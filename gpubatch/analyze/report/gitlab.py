@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...engine.forkjoin import joined
-from .fingerprint import by_file, hashed, repo_path
 from ...jsonlayout import Raw, dumps
 from ...jsonlayout import chunks as _layout
+from .fingerprint import by_file, hashed, repo_path
 from .sarif import repository_root
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}

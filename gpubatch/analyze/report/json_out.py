@@ -15,9 +15,9 @@ import itertools
 from collections.abc import Iterator
 from json.encoder import encode_basestring_ascii as _esc
 
-from ..halstead import report
 from ...jsonlayout import Raw, dumps
 from ...jsonlayout import chunks as _layout
+from ..halstead import report
 from .summary import summary
 
 

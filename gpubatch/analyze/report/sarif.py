@@ -11,9 +11,9 @@ from ... import __version__
 from ..model import RULES, SEVERITY
 from .columns import char_col
 from ...engine.forkjoin import joined
-from .fingerprint import by_file, hashed, relative_posix
 from ...jsonlayout import Raw, dumps
 from ...jsonlayout import chunks as _layout
+from .fingerprint import by_file, hashed, relative_posix
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

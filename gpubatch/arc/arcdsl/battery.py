@@ -62,11 +62,11 @@ def batch_sizes(costs: list[int], batches: int, workers: int = 1) -> list[int]:
     The tail is guided (as OpenMP's `schedule(guided)`): once less than two batches a worker are left, a batch
     takes half a worker's share of what is left, down to an eighth of the others, so that the workers run out
     of work together instead of some waiting on the last full-sized batches."""
-    target = sum(costs) / max(1, batches)
     left = float(sum(costs))
+    target, share = left / max(1, batches), 2 * max(1, workers)
     sizes, size, acc = [], 0, 0.0
     for c in costs:
-        if size and acc + c > max(target / 8, min(target, left / (2 * max(1, workers)))):
+        if size and acc + c > max(target / 8, min(target, left / share)):
             sizes.append(size)
             left -= acc
             size, acc = 0, 0.0
