@@ -19,7 +19,7 @@ def submit(self, fn, *args, **kwargs):
     t = time.perf_counter()
     fut = _submit(self, fn, *args, **kwargs)
     if getattr(fn, "__name__", "") == "_worker_run":
-        rec = {"pool": id(self) % 100000, "n": len(args[1]), "sub": t - T0}
+        rec = {"pool": id(self) % 100000, "n": len(args[-1]), "sub": t - T0}
         LOG.append(rec)
 
         def done(f, rec=rec):

@@ -217,8 +217,19 @@ def _worker_boot() -> None:
     """Nothing: submitted at once, it makes the pool spawn its worker, whose initializer does the work."""
 
 
-def _worker_warm(op: BatchOp) -> str | None:
-    """Warm `op` on this worker's device; returns why its GPU is not used, if it is not."""
+def _worker_op(token: int, op: BatchOp | None) -> BatchOp:
+    """The op a batch names: `op` itself the first time this worker is sent it (kept here, under `token`), then
+    only its token, so that an op holding much (a battery's solvers) is not unpickled again with every batch."""
+    ops = _WORKER.setdefault("ops", {})
+    if op is not None:
+        ops[token] = op
+    return ops[token]
+
+
+def _worker_warm(token: int, op: BatchOp) -> str | None:
+    """Warm `op` on this worker's device (and keep it for the batches); returns why its GPU is not used, if
+    it is not."""
+    op = _worker_op(token, op)
     t0 = time.perf_counter()
     if op.warm is not None:
         op.warm(_WORKER["backend"])
@@ -235,8 +246,9 @@ def _run_here(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, set
     return out.results, stats, out.seconds, out.oom, backend.free_memory()
 
 
-def _worker_run(op: BatchOp, items: list[Any]) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
-    return _run_here(op, items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"])
+def _worker_run(token: int, op: BatchOp | None, items: list[Any]
+                ) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
+    return _run_here(_worker_op(token, op), items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"])
 
 
 QUEUED = 2  # batches a worker process holds at once: one running, one ready to start
@@ -258,6 +270,8 @@ class ProcessRunner:
         for pool in self.workers:  # spawned now: imports and device context while the job loads its work
             pool.submit(_worker_boot)
         self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
+        self._ops: list[BatchOp] = []  # the ops run so far: an op's token is its index here
+        self._sent: list[set[int]] = [set() for _ in self.workers]  # per worker, the tokens of the ops it holds
         self.free: int | None = None
         self.notify: Callable[[str], None] = lambda text: None
         self._said: set[str] = set()  # what notify said already (warm runs once per op)
@@ -270,13 +284,13 @@ class ProcessRunner:
         """Start every worker (spawn, imports, device context) and warm the op there, all at once. A worker that
         dies meanwhile is replaced once; if that one dies too, its batches will run on NumPy here. A worker whose
         GPU is unusable runs on NumPy and the run is told why; under `--device cuda` that is DeviceUnavailable."""
-        for w, fut in enumerate([w.submit(_worker_warm, op) for w in self.workers]):
+        for w, fut in enumerate([self._submit(w, _worker_warm, op) for w in range(len(self.workers))]):
             try:
                 unusable = wait_result(fut)
             except BrokenProcessPool:
                 self._replace(w)
                 try:
-                    unusable = wait_result(self.workers[w].submit(_worker_warm, op))
+                    unusable = wait_result(self._submit(w, _worker_warm, op))
                 except BrokenProcessPool:
                     unusable = None
             if unusable and self.settings.device == "cuda":  # the GPUs were asked for: no quiet CPU run
@@ -292,7 +306,18 @@ class ProcessRunner:
         close_pool(self.workers[w], failed=True)
         self.workers[w] = worker_pool(1, _worker_init, self._initargs[w])
         self._replaced[w] = self.workers[w]
+        self._sent[w] = set()  # the fresh process holds no op yet
         return True
+
+    def _submit(self, w: int, fn: Callable, op: BatchOp, *args: Any) -> Future:
+        """`fn(token, op, *args)` on worker `w`, with the op itself only if that worker was not sent it yet (a
+        worker's calls run in the order they were submitted, so the first one has kept it for the next)."""
+        token = next((i for i, o in enumerate(self._ops) if o is op), len(self._ops))
+        if token == len(self._ops):
+            self._ops.append(op)
+        first = token not in self._sent[w]
+        self._sent[w].add(token)
+        return self.workers[w].submit(fn, token, op if first else None, *args)
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         """Each worker holds at most QUEUED batches not yet finished, and gets its next one as soon as it has
@@ -311,7 +336,7 @@ class ProcessRunner:
                 if batch is None:
                     more = False
                     break
-                pending.append((batch, w, self.workers[w].submit(_worker_run, op, batch)))
+                pending.append((batch, w, self._submit(w, _worker_run, op, batch)))
             if not pending:
                 continue
             if pending[0][2].done():
@@ -351,7 +376,7 @@ class ProcessRunner:
         self.stats.for_op(op.name, "cpu").worker_restarts += 1
         for _ in range(2):  # the worker may have been replaced by another batch's re-run already
             try:
-                return wait_result(self.workers[w].submit(_worker_run, op, batch))
+                return wait_result(self._submit(w, _worker_run, op, batch))
             except BrokenProcessPool:
                 if not self._replace(w):
                     break

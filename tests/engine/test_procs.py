@@ -6,6 +6,7 @@ import struct
 import sys
 import threading
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 
 import pytest
 
@@ -89,6 +90,38 @@ def test_process_runner_reruns_a_batch_whose_result_was_torn(tmp_path, monkeypat
     assert out == [x + 1 for x in range(24)]
     assert 1 <= restarts <= QUEUED  # each batch lost with the worker (its queue) ran again
 
+
+
+class _Counted:
+    """An op's payload that counts, in each process, how many times it was unpickled there."""
+
+    loads = 0
+
+    def __reduce__(self):
+        return (_counted, ())
+
+
+def _counted() -> _Counted:
+    _Counted.loads += 1
+    return _Counted()
+
+
+def _loads_here(payload, items, backend):
+    return [_Counted.loads for _ in items]
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_process_runner_sends_an_op_to_each_worker_once(warm):
+    """A battery's op holds its solvers: each worker unpickles it once (at warm-up or with its first batch),
+    not again with each of its batches."""
+    settings = EngineSettings(device="cpu", count=2, initial_size=2, dynamic_sizing=False)
+    op = BatchOp("counted", partial(_loads_here, _Counted()))
+    with BatchExecutor(settings, Selection("numpy"), runner="processes") as ex:
+        if warm:
+            ex.warm(op)
+        out = ex.run_all(op, range(40))  # 20 batches over the 2 workers
+        again = ex.run_all(op, range(6))  # a second run of the same op: still held there
+    assert out == [1] * 40 and again == [1] * 6
 
 
 def _plus_one(items, backend):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import partial
 
 from ...engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from ..batt import BattSummary, Fit, TaskResult, attempts, results_json
@@ -110,9 +111,11 @@ def _is_grid(g) -> bool:
     return isinstance(g, tuple) and len(g) > 0 and all(isinstance(r, tuple) and len(r) > 0 for r in g)
 
 
-def _battery_op(items: list[tuple[Solver, Task]], backend: Backend) -> list:
+def _battery_op(solvers: tuple[Solver, ...], batch: list[tuple[int, Task]], backend: Backend) -> list:
     """A batch of pairs in one run: each solver over the samples of its tasks in the batch, every line once for
-    all the samples that reach it, lines shared between solvers once for all of them."""
+    all the samples that reach it, lines shared between solvers once for all of them. A pair names its solver
+    by its index in `solvers`, which the op holds (sent to each worker process once, not with every batch)."""
+    items = [(solvers[i], task) for i, task in batch]
     grids: list = []
     first_sample: dict[str, int] = {}  # task id -> index of its first sample in `grids`
     by_solver: dict[str, list[int]] = defaultdict(list)
@@ -182,7 +185,8 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     """Run the battery through the engine; returns per-task results (in task order), per-pair outcomes (in
     pair order), the run's wall time and the time spent readying the devices."""
     pairs = battery_pairs(solvers, tasks, mode)
-    op = BatchOp("arcdsl battery", _battery_op)
+    op = BatchOp("arcdsl battery", partial(_battery_op, tuple(solvers)))
+    index = {id(s): i for i, s in enumerate(solvers)}
     start = executor.warm(op)
     executor.stats.mark("devices ready")
     t0 = time.perf_counter()
@@ -190,7 +194,8 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     cells = {t.id: _cells(t) for t in tasks}
     width = executor.runner.width
     sizes = batch_sizes([cells[t.id] for _, t in pairs], BATCHES_PER_WORKER * width, width)
-    for (solver, task), res in zip(pairs, executor.run_all(op, pairs, total=len(pairs), label="pairs",
+    items = [(index[id(s)], t) for s, t in pairs]
+    for (solver, task), res in zip(pairs, executor.run_all(op, items, total=len(pairs), label="pairs",
                                                            sizes=sizes)):
         if isinstance(res, ItemFailure):
             res = PairOutcome(solver.name, task.id, "error", (f"internal error: {res.kind}: {res.error}",))
