@@ -252,7 +252,8 @@ def _worker_run(token: int, op: BatchOp | None, items: list[Any]
 
 
 QUEUED = 2  # batches a worker process holds at once: one running, one ready to start
-RUN_AHEAD = 8  # batches a worker may finish ahead of the oldest one still running (results held here)
+RUN_AHEAD = 8  # batches a worker may finish ahead of the oldest one still running (results held here),
+# counted in items at the size of the largest batch so far: smaller batches done behind a long one fill it later
 
 
 class ProcessRunner:
@@ -322,13 +323,19 @@ class ProcessRunner:
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         """Each worker holds at most QUEUED batches not yet finished, and gets its next one as soon as it has
         room, whatever batch is oldest: a long batch on one worker does not leave the others idle behind it
-        (results still come back in input order, held here up to `RUN_AHEAD` batches a worker)."""
+        (results still come back in input order, held here up to `RUN_AHEAD` batches a worker). The window holds
+        items, as many as that many batches of the largest size so far: where the batches are cut by cost (a
+        battery's), the many small ones done behind one long batch do not stop the others' work."""
         window = max(RUN_AHEAD * len(self.workers), self.settings.prefetch)
         pending: deque[tuple[list[Any], int, Future]] = deque()
         batches = cut_batches(items, lambda: sizer.next_size(self.free))
-        more = True
+        more, held, largest = True, 0, 1  # held: the items of the batches in `pending`
+
+        def room() -> bool:
+            return held < window * largest
+
         while more or pending:
-            while more and len(pending) < window:
+            while more and room():
                 w = self._roomiest(pending)
                 if w is None:
                     break
@@ -336,17 +343,19 @@ class ProcessRunner:
                 if batch is None:
                     more = False
                     break
+                held, largest = held + len(batch), max(largest, len(batch))
                 pending.append((batch, w, self._submit(w, _worker_run, op, batch)))
             if not pending:
                 continue
             if pending[0][2].done():
+                held -= len(pending[0][0])
                 yield self._finish(sizer, *pending.popleft(), op)
                 continue
             # wait for the oldest, or for any batch that frees a worker (short slices: signals still run)
-            waiting = [f for _, _, f in pending if not f.done()] if more and len(pending) < window else \
-                [pending[0][2]]
+            waiting = [f for _, _, f in pending if not f.done()] if more and room() else [pending[0][2]]
             futures_wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
             if lost_worker(pending[0][2]):  # its worker died: taken now (re-run), even where its result is torn
+                held -= len(pending[0][0])
                 yield self._finish(sizer, *pending.popleft(), op)
 
     def _roomiest(self, pending: deque) -> int | None:

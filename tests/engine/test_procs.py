@@ -5,6 +5,7 @@ import signal
 import struct
 import sys
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
@@ -122,6 +123,31 @@ def test_process_runner_sends_an_op_to_each_worker_once(warm):
         out = ex.run_all(op, range(40))  # 20 batches over the 2 workers
         again = ex.run_all(op, range(6))  # a second run of the same op: still held there
     assert out == [1] * 40 and again == [1] * 6
+
+
+def _waits_for_forty(items, backend):
+    """A batch op: the batch holding 0 runs until 40 other batches have run (or 10 s passed), the others each
+    leave a file; every item's result says whether 40 had run when the long batch ended."""
+    folder = os.environ["GPUBATCH_TEST_RAN"]
+    if 0 in items:
+        deadline = time.monotonic() + 10
+        while len(os.listdir(folder)) < 40 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return [len(os.listdir(folder)) >= 40] * len(items)
+    for x in items:
+        open(os.path.join(folder, str(x)), "w").close()
+    return [True] * len(items)
+
+
+def test_process_runner_window_counts_items_so_small_batches_run_on_behind_a_long_one(tmp_path, monkeypatch):
+    """A battery cuts batches by cost: one long batch of 20 items, then small ones. The window of results held
+    in order (RUN_AHEAD batches a worker) holds 20-item batches' worth of items, so the other worker runs 40
+    one-item batches meanwhile instead of stopping after 16 batches."""
+    monkeypatch.setenv("GPUBATCH_TEST_RAN", str(tmp_path))
+    settings = EngineSettings(device="cpu", count=2, initial_size=1, dynamic_sizing=False)
+    with BatchExecutor(settings, Selection("numpy"), runner="processes") as ex:
+        out = ex.run_all(BatchOp("waits", _waits_for_forty), range(80), sizes=[20])
+    assert out == [True] * 80
 
 
 def _plus_one(items, backend):
