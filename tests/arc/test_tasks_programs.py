@@ -5,7 +5,7 @@ import pytest
 
 from gpubatch.arc.grids import GridBatch
 from gpubatch.arc.programs import ProgramError, parse_program, read_programs
-from gpubatch.arc.tasks import TaskSourceError, load_tasks
+from gpubatch.arc.tasks import TaskSourceError, check_grid, load_tasks
 
 GOOD = {"train": [{"input": [[1, 2], [3, 4]], "output": [[3, 1], [4, 2]]}], "test": [{"input": [[5, 6], [7, 8]],
                                                                                      "output": [[7, 5], [8, 6]]}]}
@@ -45,6 +45,26 @@ def test_bad_task_is_reported_and_skipped(tmp_path, bad, fragment):
     assert [t.id for t in tasks] == ["good"]
     errors = {p.id: p.error for p in problems}
     assert fragment in errors["bad"] and "cannot read" in errors["broken"]
+
+
+@pytest.mark.parametrize("grid, cell", [
+    ([[1, 2], [3, True]], "(1, 1) is True"), ([[0, 9], [10, 1]], "(1, 0) is 10"), ([[1, -1]], "(0, 1) is -1"),
+    ([[1], [2.0]], "(1, 0) is 2.0"), ([[1, None, 3]], "(0, 1) is None"), ([[1, "2"]], "(0, 1) is '2'"),
+])
+def test_check_grid_names_the_first_bad_cell(grid, cell):
+    """A row of plain colours passes without a loop per cell; any other row is read cell by cell, so the error
+    names the first bad cell whatever its type."""
+    with pytest.raises(ValueError, match=f"g: cell {cell.replace('(', '[(]').replace(')', '[)]')}"):
+        check_grid(grid, "g")
+
+
+def test_check_grid_keeps_ints_and_their_subclasses_but_not_bools():
+    class Colour(int):
+        pass
+
+    assert check_grid([[0, 9], [Colour(3), 4]], "g") == ((0, 9), (3, 4))
+    with pytest.raises(ValueError, match="is False"):
+        check_grid([[0, False]], "g")
 
 
 def test_links_to_nowhere_are_reported_and_fifos_never_opened(tmp_path):
