@@ -122,6 +122,7 @@ def test_no_workers_without_fork_after_cupy_or_for_little_work(monkeypatch):
     import threading
 
     monkeypatch.setattr(threading, "active_count", lambda: 1)  # other tests' threads may still be ending
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)  # a GPU test in this process may have imported it
     assert usable_workers(10_000, 500) == 8
     assert usable_workers(10_000, 500, most=3) == 3
     assert usable_workers(999, 500) == 0  # one worker's worth: made here
