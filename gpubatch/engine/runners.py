@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import pickle
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
@@ -217,19 +218,20 @@ def _worker_boot() -> None:
     """Nothing: submitted at once, it makes the pool spawn its worker, whose initializer does the work."""
 
 
-def _worker_op(token: int, op: BatchOp | None) -> BatchOp:
-    """The op a batch names: `op` itself the first time this worker is sent it (kept here, under `token`), then
-    only its token, so that an op holding much (a battery's solvers) is not unpickled again with every batch."""
+def _worker_op(token: int, op: bytes | None) -> BatchOp:
+    """The op a batch names: the op itself, pickled, the first time this worker is sent it (kept here, under
+    `token`), then only its token, so that an op holding much (a battery's solvers) is not unpickled again with
+    every batch. The parent pickles it once for all its workers."""
     ops = _WORKER.setdefault("ops", {})
     if op is not None:
-        ops[token] = op
+        ops[token] = pickle.loads(op)  # noqa: S301 - from the parent process, as every call of the pool is
     return ops[token]
 
 
-def _worker_warm(token: int, op: BatchOp) -> str | None:
-    """Warm `op` on this worker's device (and keep it for the batches); returns why its GPU is not used, if
+def _worker_warm(token: int, pickled: bytes | None) -> str | None:
+    """Warm the op on this worker's device (and keep it for the batches); returns why its GPU is not used, if
     it is not."""
-    op = _worker_op(token, op)
+    op = _worker_op(token, pickled)
     t0 = time.perf_counter()
     if op.warm is not None:
         op.warm(_WORKER["backend"])
@@ -246,9 +248,9 @@ def _run_here(op: BatchOp, items: list[Any], backend: Backend, cpu: Backend, set
     return out.results, stats, out.seconds, out.oom, backend.free_memory()
 
 
-def _worker_run(token: int, op: BatchOp | None, items: list[Any]
+def _worker_run(token: int, pickled: bytes | None, items: list[Any]
                 ) -> tuple[list[Any], StatsCollector, float, bool, int | None]:
-    return _run_here(_worker_op(token, op), items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"])
+    return _run_here(_worker_op(token, pickled), items, _WORKER["backend"], _WORKER["cpu"], _WORKER["settings"])
 
 
 QUEUED = 2  # batches a worker process holds at once: one running, one ready to start
@@ -271,7 +273,7 @@ class ProcessRunner:
         for pool in self.workers:  # spawned now: imports and device context while the job loads its work
             pool.submit(_worker_boot)
         self._replaced: dict[int, Any] = {}  # worker index -> its replacement pool (one replacement each)
-        self._ops: list[BatchOp] = []  # the ops run so far: an op's token is its index here
+        self._ops: list[tuple[BatchOp, bytes]] = []  # the ops run so far, pickled once: a token is an index here
         self._sent: list[set[int]] = [set() for _ in self.workers]  # per worker, the tokens of the ops it holds
         self.free: int | None = None
         self.notify: Callable[[str], None] = lambda text: None
@@ -311,14 +313,15 @@ class ProcessRunner:
         return True
 
     def _submit(self, w: int, fn: Callable, op: BatchOp, *args: Any) -> Future:
-        """`fn(token, op, *args)` on worker `w`, with the op itself only if that worker was not sent it yet (a
-        worker's calls run in the order they were submitted, so the first one has kept it for the next)."""
-        token = next((i for i, o in enumerate(self._ops) if o is op), len(self._ops))
+        """`fn(token, op, *args)` on worker `w`, with the op (pickled once for all the workers) only if that
+        worker was not sent it yet: a worker's calls run in the order they were submitted, so the first one has
+        kept it for the next."""
+        token = next((i for i, (o, _) in enumerate(self._ops) if o is op), len(self._ops))
         if token == len(self._ops):
-            self._ops.append(op)
+            self._ops.append((op, pickle.dumps(op, pickle.HIGHEST_PROTOCOL)))
         first = token not in self._sent[w]
         self._sent[w].add(token)
-        return self.workers[w].submit(fn, token, op if first else None, *args)
+        return self.workers[w].submit(fn, token, self._ops[token][1] if first else None, *args)
 
     def run(self, op: BatchOp, items: Iterable[Any], sizer: BatchSizer) -> Batches:
         """Each worker holds at most QUEUED batches not yet finished, and gets its next one as soon as it has
