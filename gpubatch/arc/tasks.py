@@ -42,9 +42,6 @@ class TaskProblem:
     kind: str = "skipped"
 
 
-_INT = {int}
-
-
 def check_grid(g: Any, where: str) -> Grid:
     """A validated grid as a tuple of tuples; raises ValueError naming `where` and the fault."""
     if not isinstance(g, list) or not g:
@@ -59,7 +56,7 @@ def check_grid(g: Any, where: str) -> Grid:
             width = len(row)
         elif len(row) != width:
             raise ValueError(f"{where}: row {r} has {len(row)} cells, row 0 has {width} (not rectangular)")
-        if set(map(type, row)) == _INT and 0 <= min(row) and max(row) <= 9:  # the usual row: no loop per cell
+        if set(map(type, row)) == {int} and 0 <= min(row) and max(row) <= 9:  # the usual row: no loop per cell
             continue
         for c, v in enumerate(row):
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9:

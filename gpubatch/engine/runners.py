@@ -218,13 +218,13 @@ def _worker_boot() -> None:
     """Nothing: submitted at once, it makes the pool spawn its worker, whose initializer does the work."""
 
 
-def _worker_op(token: int, op: bytes | None) -> BatchOp:
+def _worker_op(token: int, pickled: bytes | None) -> BatchOp:
     """The op a batch names: the op itself, pickled, the first time this worker is sent it (kept here, under
     `token`), then only its token, so that an op holding much (a battery's solvers) is not unpickled again with
     every batch. The parent pickles it once for all its workers."""
     ops = _WORKER.setdefault("ops", {})
-    if op is not None:
-        ops[token] = pickle.loads(op)  # noqa: S301 - from the parent process, as every call of the pool is
+    if pickled is not None:
+        ops[token] = pickle.loads(pickled)  # noqa: S301 - from the parent process, as every call of the pool is
     return ops[token]
 
 

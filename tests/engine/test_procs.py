@@ -92,7 +92,6 @@ def test_process_runner_reruns_a_batch_whose_result_was_torn(tmp_path, monkeypat
     assert 1 <= restarts <= QUEUED  # each batch lost with the worker (its queue) ran again
 
 
-
 class _Counted:
     """An op's payload that counts, in each process, how many times it was unpickled there."""
 

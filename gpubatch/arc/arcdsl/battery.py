@@ -186,7 +186,6 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     pair order), the run's wall time and the time spent readying the devices."""
     pairs = battery_pairs(solvers, tasks, mode)
     op = BatchOp("arcdsl battery", partial(_battery_op, tuple(solvers)))
-    index = {id(s): i for i, s in enumerate(solvers)}
     start = executor.warm(op)
     executor.stats.mark("devices ready")
     t0 = time.perf_counter()
@@ -194,7 +193,8 @@ def run_battery(solvers: list[Solver], tasks: list[Task], executor: BatchExecuto
     cells = {t.id: _cells(t) for t in tasks}
     width = executor.runner.width
     sizes = batch_sizes([cells[t.id] for _, t in pairs], BATCHES_PER_WORKER * width, width)
-    items = [(index[id(s)], t) for s, t in pairs]
+    index = {id(s): i for i, s in enumerate(solvers)}
+    items = [(index[id(s)], t) for s, t in pairs]  # solvers by index: the op holds them
     for (solver, task), res in zip(pairs, executor.run_all(op, items, total=len(pairs), label="pairs",
                                                            sizes=sizes)):
         if isinstance(res, ItemFailure):
