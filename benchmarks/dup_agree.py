@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import io
 import json
 import os
@@ -25,6 +26,7 @@ from collections import Counter, defaultdict
 
 
 MIN_NODES = 14  # analyze.duplicates.min_nodes, the default
+MIN_RUN = 4  # pylint's min-similarity-lines: fewer equal lines in a row are no copy to either peer
 
 
 def code_lines(path: str, cache: dict) -> tuple[set[int], set[int]]:
@@ -147,6 +149,45 @@ def _partial(path: str, line: int, col: int, start: bool) -> bool:
     return col > len(text) - len(text.lstrip()) if start else col < len(text.rstrip())
 
 
+def bare_texts(path: str, cache: dict) -> dict[int, str]:
+    """Each line's text with its comment cut and no whitespace at all: what both peers compare (pylint
+    strips lines and drops comments, jscpd compares tokens)."""
+    key = ("bare", path)
+    if key not in cache:
+        out: dict[int, str] = {}
+        try:
+            src = open(path, "rb").read()
+            rows = re.split(r"\r\n|\r|\n", src.decode("utf-8", "replace"))
+            cut = {tok.start[0]: tok.start[1] for tok in tokenize.tokenize(io.BytesIO(src).readline)
+                   if tok.type == tokenize.COMMENT}
+            out = {k + 1: re.sub(r"\s+", "", row[:cut.get(k + 1, len(row))]) for k, row in enumerate(rows)}
+        except (SyntaxError, ValueError, OSError, tokenize.TokenError):
+            pass
+        cache[key] = out
+    return cache[key]
+
+
+def unlike_only(needs, left: list[set[int]], cache: dict) -> bool:
+    """Whether every code line left uncovered differs from the other places: no run of `MIN_RUN` or more equal
+    code lines (difflib, against the first place; the first place against any other) holds it. Such a line is
+    no copy to either peer's own rule; their ranges run past the copy (jscpd's token match into a line that
+    differs, pylint's ranges that span lines one file lacks)."""
+    seqs = []
+    for p, _, _, code in needs:
+        bare = bare_texts(p, cache)
+        lines = sorted(code)
+        seqs.append((lines, [bare.get(ln, "") for ln in lines]))
+    alike: list[set[int]] = [set() for _ in needs]
+    for i in range(1, len(needs)):
+        sm = difflib.SequenceMatcher(None, seqs[0][1], seqs[i][1], autojunk=False)
+        for a, b, n in sm.get_matching_blocks():
+            if n < MIN_RUN:
+                continue
+            alike[0].update(seqs[0][0][a:a + n])
+            alike[i].update(seqs[i][0][b:b + n])
+    return any(left) and all(not (lf & al) for lf, al in zip(left, alike))
+
+
 _CLOSING = re.compile(r"[)\]}]+[,;]?")
 
 
@@ -218,18 +259,17 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
         needs.append((os.path.realpath(path), a, b, code))
     touching = [{gi for gi, lo, hi in groups_by_file.get(p, ()) if lo <= b and a <= hi} for p, a, b, _ in needs]
     shared = set.intersection(*touching)
-    for (p, a, b, code) in needs:
-        left = set(code)
-        for gi, lo, hi in groups_by_file.get(p, ()):
-            if gi in shared:
-                left -= set(range(lo, hi + 1))
+    lefts = [_uncovered(p, a, b, code, groups_by_file, shared) for p, a, b, code in needs]
+    for (p, a, b, code), left in zip(needs, lefts):
         if left:
-            if in_strings:
-                return "mostly inside a multi-line string"
             if in_headers == len(needs):
                 return "mostly def/class headers and decorators (left out, as pylint's ignore-signatures)"
             if alike_without_signatures(needs, lines_cache):
                 return "alike only without the def/class headers (pylint's ignore-signatures)"
+            if unlike_only(needs, lefts, lines_cache):
+                return "only lines that differ between the places left uncovered (the peer's range runs past the copy)"
+            if in_strings:
+                return "mostly inside a multi-line string"
             size = min(sum(a <= ln <= b for ln in node_lines(p, lines_cache)) for p, a, b, _ in needs)
             if size < MIN_NODES:
                 return f"under our min_nodes ({MIN_NODES} syntax nodes)"
