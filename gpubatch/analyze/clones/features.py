@@ -33,12 +33,12 @@ _LEAVES = _table(KIND[k] for k in ("Name", "Constant") if k in KIND)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 TEXT_WEIGHT = 4  # nodes per line of a multi-line string after its first: about a short line of code
 _DEFS = _table(KIND[k] for k in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if k in KIND)
-_SYNC = np.arange(max(KIND.values()) + 1)  # kind -> the kind its shape is read as
-for _a, _s in (("AsyncWith", "With"), ("AsyncFor", "For")):
+_SHAPE_OF = np.arange(max(KIND.values()) + 1)  # kind -> the kind its shape is read as
+for _a, _s in (("AsyncWith", "With"), ("AsyncFor", "For"), ("TryStar", "Try")):
     if _a in KIND and _s in KIND:
-        _SYNC[KIND[_a]] = KIND[_s]
-_ASYNC = _SYNC != np.arange(len(_SYNC))
-_ASYNC_MARK = np.uint64(0x5A5A_A5A5_0F0F_F0F0)
+        _SHAPE_OF[KIND[_a]] = KIND[_s]
+_TWIN = _SHAPE_OF != np.arange(len(_SHAPE_OF))
+_TWIN_MARK = np.uint64(0x5A5A_A5A5_0F0F_F0F0)
 _STMTS = _table(i for k, i in KIND.items() if isinstance(getattr(ast, k, None), type)
                 and issubclass(getattr(ast, k), ast.stmt))
 
@@ -165,12 +165,12 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
         val = np.where(is_def, np.uint64(0), val)
         op = np.where(is_def, np.uint64(0), op)
         kind = np.where(kind == KIND["AsyncFunctionDef"], KIND["FunctionDef"], kind)
-    # `async with` and `async for` have the shape of `with` and `for` (code copied into its async twin is a
-    # renamed copy); their exact keys still differ
-    is_async = _ASYNC[kind]
-    kind = np.where(is_async, _SYNC[kind], kind)
+    # `async with`, `async for` and `try: ... except*` have the shape of `with`, `for` and `try` (code copied
+    # into its async or exception-group twin is a renamed copy); their exact keys still differ
+    is_twin = _TWIN[kind]
+    kind = np.where(is_twin, _SHAPE_OF[kind], kind)
     shape = mix(kind.astype(np.uint64) * np.uint64(1 << 20) + op)
-    exact = mix(shape ^ val ^ np.where(is_async, _ASYNC_MARK, np.uint64(0)))
+    exact = mix(shape ^ val ^ np.where(is_twin, _TWIN_MARK, np.uint64(0)))
     end = np.maximum(nodes["end_line"], line)
     # an f-string over several lines is text, compared line by line as it reads, placeholders included; its
     # parts are left out (before Python 3.12 each of them spans the whole f-string, and the names of its

@@ -2,6 +2,7 @@
 the cache, broken files, several roots."""
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -342,17 +343,30 @@ def test_a_generated_table_is_no_copy_of_itself_but_its_copy_elsewhere_is(tmp_pa
     assert [places(g) for g in res.duplicates] == [[("t.py", 1, 50_000), ("u.py", 1, 50_000)]]
 
 
-def test_code_copied_into_its_async_twin_is_a_renamed_copy(tmp_path):
-    """`async with` / `async for` read as `with` / `for` in the shape keys, not in the exact ones."""
-    body = ("    try:\n        {a}with opened(path) as f:\n            {a}for row in f.rows():\n"
-            "                total += row.size\n                seen.append(row.name)\n"
-            "    except OSError as e:\n        frames = extract(e.__traceback__)\n        report(frames, total)\n"
-            "    return total, seen\n")
-    sync = "def scan(path, total, seen):\n" + body.format(a="")
-    (g,) = run(tmp_path, {"a.py": sync, "b.py": "async def scan(path, total, seen):\n" + body.format(a="async "),
-                          "c.py": sync}).duplicates
-    assert g.kind_name == "renamed" and places(g) == [("a.py", 1, 10), ("b.py", 1, 10), ("c.py", 1, 10)]
-    (g,) = run(tmp_path / "sync", {"a.py": sync, "c.py": sync}).duplicates
+_TWINS = {  # twin: (the function's body with {a} where the twin differs, the twin's fill, its def, lines)
+    "async": ("    try:\n        {a}with opened(path) as f:\n            {a}for row in f.rows():\n"
+              "                total += row.size\n                seen.append(row.name)\n"
+              "    except OSError as e:\n        frames = extract(e.__traceback__)\n        report(frames, total)\n"
+              "    return total, seen\n", "async ", "async def", 10),
+    "except*": ("    hit_except = False\n    hit_finally = False\n    try:\n        handle(path, total)\n"
+                "        seen.append(path.name)\n    except{a} OSError as e:\n"
+                "        frames = extract(e.__traceback__)\n        report(frames, total)\n        hit_except = True\n"
+                "    finally:\n        hit_finally = True\n    return hit_except, hit_finally\n", "*", "def", 13),
+}
+
+
+@pytest.mark.parametrize("twin", sorted(_TWINS))
+def test_code_copied_into_its_twin_is_a_renamed_copy(tmp_path, twin):
+    """`async with` / `async for` / `try: ... except*` read as `with` / `for` / `try: ... except` in the shape
+    keys, not in the exact ones."""
+    if twin == "except*" and sys.version_info < (3, 11):
+        pytest.skip("except* is Python 3.11 syntax")
+    body, fill, head, n = _TWINS[twin]
+    plain = "def scan(path, total, seen):\n" + body.format(a="")
+    (g,) = run(tmp_path, {"a.py": plain, "b.py": f"{head} scan(path, total, seen):\n" + body.format(a=fill),
+                          "c.py": plain}).duplicates
+    assert g.kind_name == "renamed" and places(g) == [("a.py", 1, n), ("b.py", 1, n), ("c.py", 1, n)]
+    (g,) = run(tmp_path / "plain", {"a.py": plain, "c.py": plain}).duplicates
     assert g.kind_name == "exact"
 
 
