@@ -167,25 +167,26 @@ def bare_texts(path: str, cache: dict) -> dict[int, str]:
     return cache[key]
 
 
-def unlike_only(needs, left: list[set[int]], cache: dict) -> bool:
-    """Whether every code line left uncovered differs from the other places: no run of `MIN_RUN` or more equal
-    code lines (difflib, against the first place; the first place against any other) holds it. Such a line is
-    no copy to either peer's own rule; their ranges run past the copy (jscpd's token match into a line that
-    differs, pylint's ranges that span lines one file lacks)."""
+def alike_run(needs, left: list[set[int]], cache: dict) -> int:
+    """The longest run of equal lines that holds a line left uncovered (difflib over the places' whole ranges,
+    blank lines left out, docstrings and comment lines kept; against the first place, the first place against
+    any other); 0 where every uncovered line differs from the other places. A line in no run of `MIN_RUN`
+    equal lines is no copy to pylint's own rule: the peer's range runs past the copy (jscpd's token match
+    into a line that differs, pylint's ranges that span lines one file lacks)."""
     seqs = []
-    for p, _, _, code in needs:
+    for p, a, b, _ in needs:
         bare = bare_texts(p, cache)
-        lines = sorted(code)
-        seqs.append((lines, [bare.get(ln, "") for ln in lines]))
-    alike: list[set[int]] = [set() for _ in needs]
+        lines = [ln for ln in range(a, b + 1) if bare.get(ln)]
+        seqs.append((lines, [bare[ln] for ln in lines]))
+    runs: list[dict[int, int]] = [{} for _ in needs]
     for i in range(1, len(needs)):
         sm = difflib.SequenceMatcher(None, seqs[0][1], seqs[i][1], autojunk=False)
         for a, b, n in sm.get_matching_blocks():
-            if n < MIN_RUN:
-                continue
-            alike[0].update(seqs[0][0][a:a + n])
-            alike[i].update(seqs[i][0][b:b + n])
-    return any(left) and all(not (lf & al) for lf, al in zip(left, alike))
+            for k, ln in ((0, x) for x in seqs[0][0][a:a + n]):
+                runs[k][ln] = max(runs[k].get(ln, 0), n)
+            for ln in seqs[i][0][b:b + n]:
+                runs[i][ln] = max(runs[i].get(ln, 0), n)
+    return max((r.get(ln, 0) for lf, r in zip(left, runs) for ln in lf), default=0)
 
 
 _CLOSING = re.compile(r"[)\]}]+[,;]?")
@@ -266,8 +267,13 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
                 return "mostly def/class headers and decorators (left out, as pylint's ignore-signatures)"
             if alike_without_signatures(needs, lines_cache):
                 return "alike only without the def/class headers (pylint's ignore-signatures)"
-            if unlike_only(needs, lefts, lines_cache):
+            run = alike_run(needs, lefts, lines_cache)
+            if run == 0:
                 return "only lines that differ between the places left uncovered (the peer's range runs past the copy)"
+            if run < MIN_RUN:
+                return f"uncovered lines alike only in runs of under {MIN_RUN} lines (pylint's min-similarity-lines)"
+            if 0 < in_strings < len(needs):
+                return "text inside a string at one place, code at another (pylint compares both as lines)"
             if in_strings:
                 return "mostly inside a multi-line string"
             size = min(sum(a <= ln <= b for ln in node_lines(p, lines_cache)) for p, a, b, _ in needs)
