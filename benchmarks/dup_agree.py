@@ -182,8 +182,8 @@ def alike_run(needs, left: list[set[int]], cache: dict) -> int:
     for i in range(1, len(needs)):
         sm = difflib.SequenceMatcher(None, seqs[0][1], seqs[i][1], autojunk=False)
         for a, b, n in sm.get_matching_blocks():
-            for k, ln in ((0, x) for x in seqs[0][0][a:a + n]):
-                runs[k][ln] = max(runs[k].get(ln, 0), n)
+            for ln in seqs[0][0][a:a + n]:
+                runs[0][ln] = max(runs[0].get(ln, 0), n)
             for ln in seqs[i][0][b:b + n]:
                 runs[i][ln] = max(runs[i].get(ln, 0), n)
     return max((r.get(ln, 0) for lf, r in zip(left, runs) for ln in lf), default=0)
@@ -280,11 +280,9 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
             if size < MIN_NODES:
                 return f"under our min_nodes ({MIN_NODES} syntax nodes)"
             if shared:
-                if all(_uncovered(q, c0, c1, code_q, groups_by_file, shared) <= signature_lines(q, lines_cache)
-                       for q, c0, c1, code_q in needs):
+                if all(lf <= signature_lines(q, lines_cache) for (q, _, _, _), lf in zip(needs, lefts)):
                     return "partly covered: only def/class header lines uncovered (left out by design)"
-                if all(_uncovered(q, c0, c1, code_q, groups_by_file, shared) <= {min(code_q), max(code_q)}
-                       for q, c0, c1, code_q in needs):
+                if all(lf <= {min(code_q), max(code_q)} for (_, _, _, code_q), lf in zip(needs, lefts)):
                     return "partly covered: only a first or last line uncovered (its statement differs)"
                 return "partly covered"
             return f"not found ({'under 6' if len(code) < 6 else '6+'} code lines)"
