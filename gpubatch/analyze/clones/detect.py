@@ -295,8 +295,11 @@ def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host
     b0, b1, a0, a1 = extend(xp, prefix, ipw, starts[file_of[b0]], ends[file_of[b0]], starts[file_of[a0]],
                             ends[file_of[a0]], b0, b1, a0, a1)
     # a stretch repeated right after itself (a0 < b0 < a1): the original up to where the copy starts, and as
-    # long a copy, so the two are two places (else they would merge into one)
-    a1 = xp.minimum(a1, b0)
+    # long a copy, so the two are two places (else they would merge into one); where the two overlap by at
+    # most a third (a block and the next one's first statements), verbatim (not by shape alone: tables), they
+    # stay whole, as a token match has them
+    over = a1 - b0
+    a1 = xp.where(periodic | (3 * over > a1 - a0), xp.minimum(a1, b0), a1)
     b1 = b0 + (a1 - a0)
     if len(b0) and int((b1 - b0).sum()) > WORK * len(key) + (1 << 20):  # never on real trees (stdlib: 0.3x)
         keep = ~shifted_runs(xp, file_of, b0, b1, a0, a1)

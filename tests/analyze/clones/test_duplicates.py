@@ -197,6 +197,21 @@ def test_a_stretch_repeated_in_one_file_is_one_group_of_its_copies(tmp_path):
     assert g.kind_name == "renamed" and places(g) == [("d.py", 2, 8), ("d.py", 10, 16), ("d.py", 18, 24)]
 
 
+BLOCK = "    a = make([0, 1])\n    del a[-2:-1]\n    self.assertEqual(a, make([1]))\n\n"
+
+
+def test_a_block_repeated_with_the_next_ones_first_statement_overlaps_it(tmp_path):
+    # three lines repeated, each time followed by the same first statement of the next block: jscpd's token
+    # match reports the four lines twice, sharing that statement; cut where the copy starts, they were two
+    # copies of three lines, under min_lines, and nothing was reported
+    src = "def test_delslice(self):\n" + BLOCK * 2 + "    a = make([0, 1])\n    del a[1:]\n    del a[:1]\n"
+    (g,) = run(tmp_path, {"l.py": src}).duplicates
+    assert g.kind_name == "exact" and places(g) == [("l.py", 2, 6), ("l.py", 6, 10)]
+    # repeated more often, the copies would overlap by more than a third: cut where the copy starts, as before
+    (g,) = run(tmp_path / "p", {"l.py": "def test_delslice(self):\n" + BLOCK * 4}).duplicates
+    assert [m[1:] for m in places(g)] == [(2, 8), (10, 16)]
+
+
 def _find(root: list, x: int) -> int:
     while root[x] != x:
         x = root[x]
