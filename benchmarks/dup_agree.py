@@ -6,7 +6,8 @@ OURS.json is `gpubatch analyze ROOT --duplicates --select GB301 --format json`. 
 every line of each of its places that carries code lies in one of our groups' members, in groups that also
 have a member at each other place. Blank, comment-only and docstring lines do not count, as neither tool's ranges
 are trimmed the same way, nor do lines of closing brackets alone at a place's start: the end of the statement
-before the copy, which both peers' line and token matching take in where the two files share it (a `)` line).
+before the copy, which both peers' line and token matching take in where the two files share it (a `)` line,
+or a `]:` that ends the header of the statement whose body is the copy).
 Misses are listed by cause. pylint is measured twice: on its whole
 ranges, and without the function signature lines that its ignore-signatures (on by default) left out of its
 comparison while its ranges still span them.
@@ -189,12 +190,13 @@ def alike_run(needs, left: list[set[int]], cache: dict) -> int:
     return max((r.get(ln, 0) for lf, r in zip(left, runs) for ln in lf), default=0)
 
 
-_CLOSING = re.compile(r"[)\]}]+[,;]?")
+_CLOSING = re.compile(r"[)\]}]+[,;:]?")
 
 
 def _closing_head(path: str, code: set[int]) -> set[int]:
     """The lines at the start of a place that hold only closing brackets: the end of the statement before the
-    copy (pylint's ranges often start on a `)` that both files share), which no copy of the code holds."""
+    copy (pylint's ranges often start on a `)` that both files share), or of the header of a compound statement
+    whose body is the copy (`]:`, where the header's list differs), which no copy of the code holds."""
     out: set[int] = set()
     lines = sorted(code)
     for ln, text in zip(lines, _texts(path, lines)):  # the file read once
