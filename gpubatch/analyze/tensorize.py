@@ -27,7 +27,7 @@ from .flatten import Flatten
 from .nodes import COLUMNS, F_TEXT, KIND, OP_VALUES
 from .rawmetrics import raw_metrics
 
-VERSION = "21"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
+VERSION = "22"  # of the cache: the parsed arrays and the reports stored with them (clone features included)
 _CONST_KIND, _FSTR_KIND = KIND["Constant"], KIND["JoinedStr"]
 
 

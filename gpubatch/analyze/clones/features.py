@@ -137,6 +137,21 @@ def closing_lines(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, end: n
     return out
 
 
+def opens_its_line(file: np.ndarray, line: np.ndarray, col: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """Per node of `which`: whether no node of its file starts on its line at a smaller column (a string that
+    opens its line: a row of a table in brackets, a text block's quotes alone; not one after `x = `). Only the
+    nodes on those lines are sorted."""
+    key = file.astype(np.int64) << 32 | line.astype(np.int64)
+    on = np.flatnonzero(np.isin(key, key[which]))
+    order = on[np.lexsort((col[on], key[on]))]
+    ks = key[order]
+    head = np.ones(len(ks), bool)
+    head[1:] = ks[1:] != ks[:-1]
+    least = np.zeros(len(key), np.int64)
+    least[order] = col[order][head][np.cumsum(head) - 1]
+    return col[which] == least[which]
+
+
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
                    quiet: list | None = None, string_lines: list | None = None,
                    ignore_signatures: bool = True) -> list[Features]:
@@ -185,15 +200,22 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     idx = idx[order_by(np, nodes["file"][idx], start[idx], nodes["col"][idx], stable=True)]
     # a string, bytes or f-string over several lines counts TEXT_WEIGHT nodes for each line after its first (a
     # copied text block is as long as it looks, and min_nodes of text is min_nodes / TEXT_WEIGHT lines), keyed by
-    # that line's text
+    # that line's text; and for its first line too where the string opens that line (`_string_lines` has its
+    # text), so that a copy may start on a table's first row at one place and on its second at another
     n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
-    spread = 1 + (n_lines - 1) * TEXT_WEIGHT
-    idx = np.repeat(idx, spread)
+    own = np.zeros(len(idx), bool)
+    multi = np.flatnonzero(n_lines > 1)
+    if len(multi):
+        own[multi] = opens_its_line(nodes["file"], line, nodes["col"], idx[multi])
+    spread = np.where(own, n_lines * TEXT_WEIGHT, 1 + (n_lines - 1) * TEXT_WEIGHT)
+    idx, own = np.repeat(idx, spread), np.repeat(own, spread)
     step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)
-    sub = np.where(step > 0, (step - 1) % TEXT_WEIGHT, 0)
+    # the place of each node among its string's lines, as if every line had TEXT_WEIGHT nodes
+    virtual = np.where(own | (step == 0), step, step + TEXT_WEIGHT - 1)
+    sub = virtual % TEXT_WEIGHT
     in_string = n_lines.repeat(spread) > 1
     exact_k = mix(exact[idx] + step.astype(np.uint64))
-    line_k = (start[idx] + np.where(step > 0, 1 + (step - 1) // TEXT_WEIGHT, 0)).astype(np.int32)
+    line_k = (start[idx] + virtual // TEXT_WEIGHT).astype(np.int32)
     if string_lines and any(string_lines):  # each line of such a string keyed by its text, where it is known
         heads = np.flatnonzero(in_string & (sub == 0))
         file_k = nodes["file"][idx[heads]]
@@ -209,8 +231,9 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     # of the expression it ends (a copy that ends with the string holds that bracket's line, as after code)
     tail = step == np.repeat(spread, spread) - 1
     last_k = np.where(in_string & ~tail, line_k, last[idx]).astype(np.int32)
-    # the lines of such a string after its first are text, not code: a renamed copy must keep them as they are
-    shape_k = np.where(step > 0, exact_k, shape[idx])
+    # the lines of such a string after its first (and its first where it opens it) are text, not code: a renamed
+    # copy must keep them as they are
+    shape_k = np.where((step > 0) | own, exact_k, shape[idx])
     file_k = nodes["file"][idx]
     # an `else:` or `finally:` line, which holds no node, as a row of its own just before the statement after
     # it, on the line before that statement's (the keyword's own line unless comments come between)

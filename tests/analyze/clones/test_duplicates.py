@@ -91,6 +91,17 @@ def test_a_table_of_joined_literals_compares_without_its_comments(tmp_path):
     d = 'x = 1\nDOC = """\n' + "".join(t.replace("note", "other") for t in text) + '"""\n'
     assert run(tmp_path / "doc", {"c.py": c, "d.py": d}).duplicates == []
 
+
+def test_a_table_copied_without_its_first_row_is_a_copy_from_its_second(tmp_path):
+    # joined literals in brackets, each row on its own line: the rows are text, the first one too, so a table
+    # copied from its second row on (another first row) is a copy of every row it shares, its first included
+    rows = [f"    b'{i:02x}" + "ab" * 12 + "'\n" for i in range(10)]
+    a = "A = (\n    b'head'\n" + "".join(rows) + "    b'tail'\n)\n"
+    b = "x = 1\nB = (\n" + "".join(rows) + "    b'end'\n)\n"
+    (g,) = run(tmp_path, {"a.py": a, "b.py": b}).duplicates
+    assert g.kind_name == "exact" and places(g) == [("a.py", 3, 12), ("b.py", 3, 12)]
+
+
 def test_each_copy_is_a_finding_naming_the_others(tmp_path):
     res = run(tmp_path, {"a.py": LOAD, "b.py": LOAD, "c.py": LOAD})
     found = sorted((Path(f.path).name, f.line, f.end_line, len(f.related)) for f in res.findings)
