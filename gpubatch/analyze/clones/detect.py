@@ -285,7 +285,8 @@ def take(seg: Segments, keep: np.ndarray) -> Segments:
     return Segments(*(getattr(seg, f.name)[keep] for f in fields(Segments)))
 
 
-def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host, periodic: bool = False):
+def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host, periodic: bool = False,
+                  overlaps: bool = False):
     """Steps 1-3 over device arrays on one key (exact or shape); the segments come back to the host as
     (b0, b1, a0, a1, renamed)."""
     prefix, ipw = prefix_hashes(xp, key)
@@ -295,11 +296,11 @@ def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host
     b0, b1, a0, a1 = extend(xp, prefix, ipw, starts[file_of[b0]], ends[file_of[b0]], starts[file_of[a0]],
                             ends[file_of[a0]], b0, b1, a0, a1)
     # a stretch repeated right after itself (a0 < b0 < a1): the original up to where the copy starts, and as
-    # long a copy, so the two are two places (else they would merge into one); where the two overlap by at
-    # most a third (a block and the next one's first statements), verbatim (not by shape alone: tables), they
-    # stay whole, as a token match has them
+    # long a copy, so the two are two places (else they would merge into one); with `overlaps` (the verbatim
+    # node pass: by shape alone, a table's rows would all overlap), where the two share at most a third (a
+    # block and the next one's first statement), they stay whole, as a token match has them
     over = a1 - b0
-    a1 = xp.where(periodic | (3 * over > a1 - a0), xp.minimum(a1, b0), a1)
+    a1 = xp.where(3 * over > a1 - a0, xp.minimum(a1, b0), a1) if overlaps else xp.minimum(a1, b0)
     b1 = b0 + (a1 - a0)
     if len(b0) and int((b1 - b0).sum()) > WORK * len(key) + (1 << 20):  # never on real trees (stdlib: 0.3x)
         keep = ~shifted_runs(xp, file_of, b0, b1, a0, a1)

@@ -44,7 +44,7 @@ def find_clones(backend, features: list[Features], paths: list[str], settings: C
     parts, carriers = [], []
     for key, periodic, width in ((exact, False, settings.min_nodes), (shape, True, settings.min_nodes_renamed)):
         b0, b1, a0, a1, renamed = find_segments(xp, key, shape, exact, fo, starts, ends, width, backend.asnumpy,
-                                                periodic)
+                                                periodic, overlaps=not periodic)
         if periodic:  # the shape pass adds only what differs in names or constants
             b0, b1, a0, a1, renamed = (x[renamed > 0] for x in (b0, b1, a0, a1, renamed))
         copies, inner = chain(b0, b1, a0, a1, renamed, file_of[b0], file_of[a0], settings.max_gap,
