@@ -168,6 +168,13 @@ def bare_texts(path: str, cache: dict) -> dict[int, str]:
     return cache[key]
 
 
+def _joined(path: str, a: int, b: int, cache: dict) -> str:
+    """A place's text with no whitespace and no line breaks at all: strings that only a tool reading their text
+    as tokens finds alike (`Exception, 5, 6` against `Exception,5,6` inside test inputs)."""
+    bare = bare_texts(path, cache)
+    return "".join(bare.get(ln, "") for ln in range(a, b + 1))
+
+
 def alike_run(needs, left: list[set[int]], cache: dict) -> int:
     """The longest run of equal lines that holds a line left uncovered (difflib over the places' whole ranges,
     blank lines left out, docstrings and comment lines kept; against the first place, the first place against
@@ -276,6 +283,8 @@ def covered(clone, groups_by_file, lines_cache, exempt=None, analysed=None) -> s
                 return f"uncovered lines alike only in runs of under {MIN_RUN} lines (pylint's min-similarity-lines)"
             if 0 < in_strings < len(needs):
                 return "text inside a string at one place, code at another (pylint compares both as lines)"
+            if in_strings and len({_joined(p, a, b, lines_cache) for p, a, b, _ in needs}) == 1:
+                return "inside strings alike only without their spacing and line breaks (other values)"
             if in_strings:
                 return "mostly inside a multi-line string"
             size = min(sum(a <= ln <= b for ln in node_lines(p, lines_cache)) for p, a, b, _ in needs)
