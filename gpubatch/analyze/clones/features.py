@@ -137,19 +137,13 @@ def closing_lines(kind: np.ndarray, parent: np.ndarray, line: np.ndarray, end: n
     return out
 
 
-def opens_its_line(file: np.ndarray, line: np.ndarray, col: np.ndarray, which: np.ndarray) -> np.ndarray:
-    """Per node of `which`: whether no node of its file starts on its line at a smaller column (a string that
-    opens its line: a row of a table in brackets, a text block's quotes alone; not one after `x = `). Only the
-    nodes on those lines are sorted."""
-    key = file.astype(np.int64) << 32 | line.astype(np.int64)
-    on = np.flatnonzero(np.isin(key, key[which]))
-    order = on[np.lexsort((col[on], key[on]))]
-    ks = key[order]
-    head = np.ones(len(ks), bool)
-    head[1:] = ks[1:] != ks[:-1]
-    least = np.zeros(len(key), np.int64)
-    least[order] = col[order][head][np.cumsum(head) - 1]
-    return col[which] == least[which]
+def _opens_its_line(file: np.ndarray, line: np.ndarray, col: np.ndarray) -> np.ndarray:
+    """Per node, in source order: whether no kept node of its file starts on its line at a smaller column (a
+    string that opens its line: a row of a table in brackets, a text block's quotes alone; not one after `x = `).
+    Each line's first node has its least column."""
+    head = np.ones(len(line), bool)
+    head[1:] = (file[1:] != file[:-1]) | (line[1:] != line[:-1])
+    return col == col[np.flatnonzero(head)][np.cumsum(head) - 1]
 
 
 def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ignore_imports: bool = True,
@@ -203,10 +197,7 @@ def batch_features(nodes: dict, nfiles: int, ignore_docstrings: bool = True, ign
     # that line's text; and for its first line too where the string opens that line (`_string_lines` has its
     # text), so that a copy may start on a table's first row at one place and on its second at another
     n_lines = np.where(text[idx], end[idx] - line[idx] + 1, 1)
-    own = np.zeros(len(idx), bool)
-    multi = np.flatnonzero(n_lines > 1)
-    if len(multi):
-        own[multi] = opens_its_line(nodes["file"], line, nodes["col"], idx[multi])
+    own = (n_lines > 1) & _opens_its_line(nodes["file"][idx], start[idx], nodes["col"][idx])
     spread = np.where(own, n_lines * TEXT_WEIGHT, 1 + (n_lines - 1) * TEXT_WEIGHT)
     idx, own = np.repeat(idx, spread), np.repeat(own, spread)
     step = np.arange(len(idx)) - np.repeat(np.cumsum(spread) - spread, spread)
