@@ -299,8 +299,8 @@ def find_segments(xp, key, shape, exact, file_of, starts, ends, width: int, host
     # long a copy, so the two are two places (else they would merge into one); with `overlaps` (the verbatim
     # node pass: by shape alone, a table's rows would all overlap), where the two share at most a third (a
     # block and the next one's first statement), they stay whole, as a token match has them
-    over = a1 - b0
-    a1 = xp.where(3 * over > a1 - a0, xp.minimum(a1, b0), a1) if overlaps else xp.minimum(a1, b0)
+    cut = xp.minimum(a1, b0)
+    a1 = xp.where(3 * (a1 - b0) > a1 - a0, cut, a1) if overlaps else cut
     b1 = b0 + (a1 - a0)
     if len(b0) and int((b1 - b0).sum()) > WORK * len(key) + (1 << 20):  # never on real trees (stdlib: 0.3x)
         keep = ~shifted_runs(xp, file_of, b0, b1, a0, a1)

@@ -31,7 +31,7 @@ _IMPORTS = _table(KIND[k] for k in ("Import", "ImportFrom", "alias") if k in KIN
 # over lines the copy does not hold (an attribute of a string over 25 lines)
 _LEAVES = _table(KIND[k] for k in ("Name", "Constant") if k in KIND)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-TEXT_WEIGHT = 4  # nodes per line of a multi-line string after its first: about a short line of code
+TEXT_WEIGHT = 4  # nodes per text line of a multi-line string (its first too where it opens it): a short line of code
 _DEFS = _table(KIND[k] for k in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if k in KIND)
 _SHAPE_OF = np.arange(max(KIND.values()) + 1)  # kind -> the kind its shape is read as
 for _a, _s in (("AsyncWith", "With"), ("AsyncFor", "For"), ("TryStar", "Try")):
