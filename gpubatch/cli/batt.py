@@ -100,6 +100,8 @@ def register(app: typer.Typer) -> None:
             mode = None
             if solver_list is not None:
                 mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
+                if mode == "own":
+                    note_unmatched(run, solver_list, loaded)
             scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                                 max_states=cfg.get("batt.max_states"),
                                 deep_states=cfg.get("batt.deep_states"), time_budget_s=cfg.get("batt.time_budget_s"),
@@ -227,6 +229,20 @@ def battery_tasks(solvers: list, loaded: list, mode: str | None) -> tuple[str, l
         if not loaded:
             raise UserError("--battery own: no loaded task is named by a solver (try --battery cross)")
     return mode, loaded
+
+
+def note_unmatched(run: RunContext, solvers: list, loaded: list) -> None:
+    """Say which solvers an own battery leaves out because the task they name is not loaded (a held-out
+    battery on the wrong dataset would otherwise shrink in silence)."""
+    from gpubatch.arc.arcdsl.battery import named_tasks
+
+    names = named_tasks(loaded)
+    left = [s.name for s in solvers if s.task_id not in names]
+    if left:
+        shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
+        run.note(f"own battery: {len(left)} of {len(solvers)} solvers name no loaded task and are not run "
+                 f"({escape(shown)}; --dataset, --tasks and --task-ids choose the tasks, --battery cross runs "
+                 "every solver on every task)")
 
 
 def compare_devices(run: RunContext, doc: dict, other: dict, device: str) -> bool:

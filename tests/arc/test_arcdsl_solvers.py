@@ -146,6 +146,8 @@ def test_run_batt_solvers_own_and_cross(tmp_path):
     result, out = _run(tmp_path, "own")
     assert result.exit_code == 0, result.output
     assert "unsupported solver solve_loop" in result.output
+    said = " ".join(result.output.split())  # the solvers that name no loaded task are said, not dropped in silence
+    assert "own battery: 5 of 6 solvers name no loaded task and are not run (solve_loop, solve_unknown, " in said
     doc = json.loads(out.read_text())
     assert doc["run"]["battery"] == "own"
     assert [(p["id"], p["status"]) for p in doc["pairs"]] == [("solve_68b16354/68b16354", "solved")]
