@@ -162,6 +162,41 @@ def _elapsed(start, end) -> float:
     return cupy.cuda.get_elapsed_time(start, end) / 1e3
 
 
+FAMILY_ROWS = 12  # rows the table shows of a family of ops ("arcdsl host: objects", ...) before folding the rest
+
+
+def fold_families(rows: list[OpStats], keep: int = FAMILY_ROWS) -> list[OpStats]:
+    """The table's rows: a family of ops named "family: member" on one device with more than `keep` rows shows
+    its `keep` costliest where its first row was, then one row for the rest (their totals), so that a battery's
+    150 primitives stay readable; the JSON keeps every row."""
+    families: dict[tuple[str, str], list[OpStats]] = {}
+    slots: list = []  # each row, or a family's key at its first row's place
+    for r in rows:
+        if ": " not in r.op:
+            slots.append(r)
+            continue
+        key = (r.op.split(": ", 1)[0], r.device)
+        if key not in families:
+            families[key] = []
+            slots.append(key)
+        families[key].append(r)
+    out: list[OpStats] = []
+    for slot in slots:
+        if isinstance(slot, OpStats):
+            out.append(slot)
+            continue
+        family = families[slot]
+        if len(family) <= keep:
+            out.extend(family)
+            continue
+        ranked = sorted(family, key=lambda r: -(r.gpu_seconds or r.seconds))
+        rest = OpStats(f"{slot[0]}: {len(family) - keep} more", slot[1])
+        for r in ranked[keep:]:
+            rest.merge(r)
+        out.extend([*ranked[:keep], rest])
+    return out
+
+
 def render_table(stats: StatsCollector, title: str = "per-op statistics"):
     """A Rich table of the collector (imported lazily: rich is only needed to render)."""
     from rich.table import Table
@@ -174,7 +209,7 @@ def render_table(stats: StatsCollector, title: str = "per-op statistics"):
         c = stats.cache
         title += f"; device cache {c['hits']:,} hits, {c['misses']:,} misses, {c['bytes_saved']:,} bytes not re-uploaded"
     table = Table(title=title, title_justify="left")
-    rows = stats.rows()
+    rows = fold_families(stats.rows())
     longest = min(32, max([len(s.op) for s in rows] + [2]))  # op names stay whole: ops differ in their endings
     for col in ("op", "device", "calls", "items", "batches", "mean batch", "max batch", "time s", "µs/item",
                 "items/s", "to CPU (why)", "OOM retries", "CPU fallbacks", "GPU errors", "worker re-runs",

@@ -8,7 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from gpubatch.arc.arcdsl.interp import SampleError, run_solver
+from gpubatch.arc.arcdsl.interp import SampleError, run_many, run_solver
 from gpubatch.arc.arcdsl.solvers import SolverFileError, parse_solvers, read_solvers
 from gpubatch.cli import app
 
@@ -226,3 +226,29 @@ def test_own_battery_on_a_corpus_of_sub_folders_names_tasks_by_file(tmp_path):
     doc = json.loads(out.read_text())
     assert doc["run"]["battery"] == "own"
     assert [(p["id"], p["status"]) for p in doc["pairs"]] == [("solve_flip/shapes/flip", "solved")]
+
+
+def test_the_lines_time_each_primitive_on_the_host_a_shared_line_once():
+    """The stats' host time per primitive: lines, sample evaluations (a line two solvers share, once for all
+    its samples) and seconds; a function a line computed is named by the primitive that made it."""
+    text = ("def solve_a(I):\n    x1 = rot90(I)\n    O = hmirror(x1)\n    return O\n\n"
+            "def solve_b(I):\n    x1 = rot90(I)\n    x2 = lbind(hconcat, x1)\n    O = x2(I)\n    return O\n")
+    a, b = parse_solvers(text)
+    grids = [((1, 2), (3, 4)), ((5,),), ((0, 1),)]
+    timings = {}
+    out = run_many([(a, [0, 1]), (b, [1, 2])], grids, timings)
+    assert out == run_many([(a, [0, 1]), (b, [1, 2])], grids)  # timed or not, the same values
+    counts = {name: tuple(v[:2]) for name, v in timings.items()}
+    assert counts == {"rot90": (1, 3), "hmirror": (1, 2), "lbind": (1, 2), "a function from lbind": (1, 2)}
+    assert all(v[2] >= 0 for v in timings.values())
+
+
+def test_the_battery_stats_name_each_primitive_it_ran_on_the_host(tmp_path):
+    (tmp_path / "s.py").write_text(FILE)
+    stats = tmp_path / "stats.json"
+    result, _ = _run(tmp_path, "cross", "--stats-json", str(stats))
+    assert result.exit_code == 0, result.output
+    ops = {o["op"]: o for o in json.loads(stats.read_text())["ops"]}
+    assert ops["arcdsl host: hmirror"]["items"] == 9  # solve_68b16354 on every sample of both tasks (5 + 4)
+    assert ops["arcdsl host: a function from rbind"]["items"] == 9  # solve_literals' x3 = x2(x1)
+    assert {"arcdsl host: crop", "arcdsl host: rbind", "arcdsl lines (host)"} <= set(ops)

@@ -23,6 +23,7 @@ from .solvers import Solver
 
 STATUSES = ("solved", "fits", "wrong", "error", "unsupported", "stopped")
 BATCHES_PER_WORKER = 16
+HOST_PREFIX = "arcdsl host: "  # the stats' op of each primitive the lines call, e.g. "arcdsl host: objects"
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,14 @@ def _battery_op(solvers: tuple[Solver, ...], batch: list[tuple[int, Task]], back
         jobs.append((solver, samples))
         owners.append(ks)
     t0 = time.perf_counter()
-    results = run_many(jobs, grids)
-    # the per-value reference runs on the host: the stats say so, with its time and solver-sample evaluations
+    timings: dict[str, list] = {}
+    results = run_many(jobs, grids, timings)
+    # the per-value reference runs on the host: the stats say so, with its time and solver-sample evaluations,
+    # and per primitive (its sample evaluations, its time, the lines that called it as work)
     backend.stats.for_op("arcdsl lines (host)", "cpu").add_batch(
         len(grids), time.perf_counter() - t0, work=sum(len(samples) for _, samples in jobs))
+    for name, (lines, evaluations, seconds) in timings.items():
+        backend.stats.for_op(f"{HOST_PREFIX}{name}", "cpu").add_batch(evaluations, seconds, work=lines)
     for (solver, _), ks, outs in zip(jobs, owners, results):
         at = 0
         for k in ks:

@@ -124,23 +124,43 @@ def failure_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:200]
 
 
-def _evaluate(exprs: list[tuple], need: list[set[int]], values: list[dict[int, Any]], prims: dict) -> None:
+def _evaluate(exprs: list[tuple], need: list[set[int]], values: list[dict[int, Any]], prims: dict,
+              timings: dict[str, list] | None = None) -> None:
     """Every expression in order, for the samples that need it; none once the run is asked to stop (checked
-    before each expression, and every CHECK_EVERY_S within a long one)."""
+    before each expression, and every CHECK_EVERY_S within a long one). `timings`, where given, gets per
+    callee (`callee_name`) [lines, sample evaluations, seconds]."""
     stopped = False
     for e in range(1, len(exprs)):
         expr, out = exprs[e], values[e]
         stopped = stopped or stop_requested()
-        checked = time.perf_counter()
+        began = checked = time.perf_counter()
         for k in sorted(need[e]):
             if not stopped and time.perf_counter() - checked > CHECK_EVERY_S:
                 stopped, checked = stop_requested(), time.perf_counter()
             out[k] = _STOPPED if stopped else evaluate_one(expr, values, k, prims)
+        if timings is not None:
+            got = timings.setdefault(callee_name(exprs, e), [0, 0, 0.0])
+            got[0] += 1
+            got[1] += len(need[e])
+            got[2] += time.perf_counter() - began
 
 
-def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any]) -> list[list[Any]]:
+def callee_name(exprs: list[tuple], e: int) -> str:
+    """What expression `e` calls, for the stats: a primitive's name, or for a function a line computed, the
+    primitive that made it (`a function from rbind`)."""
+    func = exprs[e][0]
+    if func[0] == "prim":
+        return func[1]
+    if func[0] == "e" and func[1] > 0:
+        maker = exprs[func[1]][0]
+        return f"a function from {maker[1]}" if maker[0] == "prim" else "a function from a function"
+    return "a constant or the input"
+
+
+def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any],
+             timings: dict[str, list] | None = None) -> list[list[Any]]:
     """Each job (a solver and the indexes of the grids it runs on): its output per grid, in the job's order, or a
-    SampleError where one of its lines raised."""
+    SampleError where one of its lines raised. `timings`: as `_evaluate` fills it (host time per primitive)."""
     prims = _table()
     exprs, lines, results = _plan([s for s, _ in jobs])
     need: list[set[int]] = [set() for _ in exprs]
@@ -149,7 +169,7 @@ def run_many(jobs: Sequence[tuple[Solver, Sequence[int]]], grids: Sequence[Any])
             need[e].update(samples)
     values: list[dict[int, Any]] = [dict(enumerate(grids))] + [{} for _ in exprs[1:]]
     with gc_paused():
-        _evaluate(exprs, need, values, prims)
+        _evaluate(exprs, need, values, prims, timings)
         outputs = [_outputs(solver, samples, mine, result, values)
                    for (solver, samples), mine, result in zip(jobs, lines, results)]
         values.clear()  # the values freed while the collector is still off, not traversed once more on the way
