@@ -73,6 +73,19 @@ def test_a_row_as_long_as_the_input_has_coloured_cells():
     assert sizes == [[(1, 5)]] and fit.cols[0].describe() == "filled"
 
 
+def test_a_column_as_tall_as_the_inputs_most_common_colour_is_common():
+    """9af7a82c's kind: each colour's cells stacked in a column, the tallest as tall as the most common colour
+    has cells (the background's count too: 3 cells of 1 in a 3 x 3 grid make the column 3 tall)."""
+    def counted(cells):  # a grid of 3 columns: row by row, the given colours
+        return tuple(tuple(cells[r * 3:r * 3 + 3]) for r in range(len(cells) // 3))
+    one = counted([1, 1, 2, 1, 2, 3, 1, 2, 1])  # 1: 5 cells, 2: 3, 3: 1
+    two = counted([4, 4, 4, 4, 2, 2, 4, 3, 3, 4, 1, 1])  # 4: 6 cells
+    test = counted([5, 5, 5, 6, 5, 5, 7, 8, 9])  # 5: 5 cells
+    demos = ((one, grid(5, 3)), (two, grid(6, 4)))
+    sizes, fit = predict_for_tasks([Task("m", demos, (test,))])
+    assert fit.rows[0].describe() == "major" and sizes[0][0][0] == 5
+
+
 def test_a_task_no_rule_fits_keeps_the_inputs_size():
     odd = task([((3, 3), (7, 1)), ((4, 4), (2, 9))], [(5, 6)])
     sizes, fit = predict_for_tasks([odd, task([((2, 2), (2, 2))], [(3, 3)])])
