@@ -9,8 +9,9 @@ one dimension of the output as a feature times a small factor, divided by one, p
 constant (the first demo's). For each task and each dimension the first rule, in a fixed order from the
 simplest, that gives every demo's output is kept and applied to the test inputs; a constant kept beside a
 feature of a pair (a bounding box's height) gives way to the pair's other feature (its width) where that fits
-the demos too. Written against the array module: the features and the fit are a few array passes over all
-grids of all tasks, on NumPy or CuPy alike. The search keeps partial fits (`partials`) only where their test
+the demos too, and else to the other dimension's own rule (a square as tall as the input). Written against
+the array module: the features and the fit are a few array passes over all grids of all tasks, on NumPy or
+CuPy alike. The search keeps partial fits (`partials`) only where their test
 outputs have the predicted sizes.
 """
 from __future__ import annotations
@@ -86,6 +87,17 @@ def _partners(dim: int) -> list[int]:
 
 
 _PARTNER = (_partners(0), _partners(1))
+
+
+def _sames(dim: int) -> list[int]:
+    """For each rule of dimension `dim`: the index of the same rule (feature and form) among the other
+    dimension's rules (-1 for a constant): a square output as large as one feature of the input."""
+    index = {(r.feature, r.factor, r.divisor, r.offset, r.floor): i for i, r in enumerate(RULES[1 - dim])}
+    return [-1 if r.feature == CONST else index.get((r.feature, r.factor, r.divisor, r.offset, r.floor), -1)
+            for r in RULES[dim]]
+
+
+_SAME = (_sames(0), _sames(1))
 
 
 def features(g: GridBatch):
@@ -190,6 +202,10 @@ def predict_sizes(grids: GridBatch, task_of, is_demo, out_h, out_w, n_tasks: int
         ok = (choices[dim] == _CONST_AT[dim]) & (other >= 0) & (partner >= 0)
         ok &= fits[dim][xp.arange(n_tasks), xp.maximum(partner, 0)]
         choices[dim] = xp.where(ok, partner, choices[dim])
+        same = xp.asarray(_SAME[1 - dim])[xp.maximum(other, 0)]  # else the same rule as the other dimension's
+        ok = (choices[dim] == _CONST_AT[dim]) & (other >= 0) & (same >= 0)
+        ok &= fits[dim][xp.arange(n_tasks), xp.maximum(same, 0)]
+        choices[dim] = xp.where(ok, same, choices[dim])
     preds, kept = [], []
     for dim in (0, 1):
         rules, some = RULES[dim], choices[dim] >= 0

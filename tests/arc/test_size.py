@@ -86,6 +86,13 @@ def test_a_column_as_tall_as_the_inputs_most_common_colour_is_common():
     assert fit.rows[0].describe() == "major" and sizes[0][0][0] == 5
 
 
+def test_a_constant_beside_a_feature_gives_way_to_that_feature_for_a_square():
+    """5ecac7f7's kind (ARC-AGI-2 training): the output is a square as tall as the input; every demo is 5 rows,
+    so a constant 5 fits the columns too, but the columns follow the rows' rule: a 6-row test gives 6 x 6."""
+    sizes, fit = predict_for_tasks([task([((5, 17), (5, 5)), ((5, 9), (5, 5))], [(6, 20)])])
+    assert sizes == [[(6, 6)]] and (fit.rows[0].describe(), fit.cols[0].describe()) == ("h", "h")
+
+
 def test_a_task_no_rule_fits_keeps_the_inputs_size():
     odd = task([((3, 3), (7, 1)), ((4, 4), (2, 9))], [(5, 6)])
     sizes, fit = predict_for_tasks([odd, task([((2, 2), (2, 2))], [(3, 3)])])
