@@ -4,7 +4,7 @@ Each grid (every demo input and test input of every task, one GridBatch) gets a 
 height and width, the bounding boxes of its non-background cells, of its largest and smallest objects (8
 neighbours, one colour) and of its least frequent colour, its rows and columns once runs of equal ones are
 merged, the cells of a grid divided by lines, and counts of objects, colours, cells not 0 and the most common
-colour's cells. A rule gives
+colour's cells, and the height and width summed. A rule gives
 one dimension of the output as a feature times a small factor, divided by one, plus a small offset, or as a
 constant (the first demo's). For each task and each dimension the first rule, in a fixed order from the
 simplest, that gives every demo's output is kept and applied to the test inputs; a constant kept beside a
@@ -29,7 +29,7 @@ from .labels import label
 
 _PAIRS = (("h", "w"), ("box_h", "box_w"), ("big_h", "big_w"), ("small_h", "small_w"), ("rare_h", "rare_w"),
           ("runs_r", "runs_c"), ("cells_r", "cells_c"))
-FEATURES = tuple(n for pair in _PAIRS for n in pair) + ("objects", "colours", "filled", "major")
+FEATURES = tuple(n for pair in _PAIRS for n in pair) + ("objects", "colours", "filled", "major", "h+w")
 # (factor, divisor, offset, floor): the simplest first, so that a task whose demos several rules fit keeps the
 # one a person would name (an output as large as its input, before "as large as its bounding box"); a divisor
 # must divide exactly, but for the floor forms (a grid's half without its middle line)
@@ -124,7 +124,7 @@ def features(g: GridBatch):
     rare = bbox_params(xp, g.data == counts.argmin(axis=1).reshape(-1, 1, 1), g.h > 0)[:, 2:]
     cols = [g.h, g.w, box[:, 2], box[:, 3], parts[0][:, 0], parts[0][:, 1], parts[1][:, 0], parts[1][:, 1],
             rare[:, 0], rare[:, 1], *_runs(g), *_cells(g), objects, colours, filled,
-            cc.max(axis=1)]
+            cc.max(axis=1), g.h + g.w]
     return xp.stack([xp.asarray(c).astype(xp.int64) for c in cols], axis=1)
 
 

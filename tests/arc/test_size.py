@@ -93,6 +93,14 @@ def test_a_constant_beside_a_feature_gives_way_to_that_feature_for_a_square():
     assert sizes == [[(6, 6)]] and (fit.rows[0].describe(), fit.cols[0].describe()) == ("h", "h")
 
 
+def test_a_row_as_long_as_the_input_skewed_down_its_rows():
+    """3cd86f4f's kind (ARC-AGI-2 training): each row shifted one further than the one above, so the output is
+    h + w - 1 wide."""
+    sizes, fit = predict_for_tasks([task([((4, 9), (4, 12)), ((6, 6), (6, 11)), ((7, 4), (7, 10))],
+                                         [(4, 1), (10, 2)])])
+    assert sizes == [[(4, 4), (10, 11)]] and fit.cols[0].describe() == "h+w - 1"
+
+
 def test_a_task_no_rule_fits_keeps_the_inputs_size():
     odd = task([((3, 3), (7, 1)), ((4, 4), (2, 9))], [(5, 6)])
     sizes, fit = predict_for_tasks([odd, task([((2, 2), (2, 2))], [(3, 3)])])
