@@ -167,7 +167,9 @@ def register(app: typer.Typer) -> None:
                      "others are above and in the output files" if solver_list is not None else
                      "interrupted: the search stopped early; what it had found is above and in the output files")
             return 130
-        return 1 if problems or summary.failed or differ else 0
+        # a solver that could not run is a skipped input (exit 1, as a task that could not be read is)
+        unsupported = solver_list is not None and doc["summary"]["pairs"]["unsupported"] > 0
+        return 1 if problems or summary.failed or differ or unsupported else 0
 
 
 def compiled_primitives(run: RunContext) -> str:
