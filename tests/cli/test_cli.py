@@ -100,3 +100,15 @@ def test_cpu_never_imports_cupy(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_readme_counts_the_dsl_as_list_primitives_does():
+    """The README's command table names the DSL's size; it must not go stale as primitives are added."""
+    import re
+    from pathlib import Path
+
+    result = runner.invoke(app, ["run-batt", "--list-primitives"])
+    assert result.exit_code == 0, result.output
+    families, instances = re.match(r"(\d+) families, (\d+) instances", result.output).groups()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"the grid DSL: {families} families, {instances} instances" in readme
