@@ -3,16 +3,15 @@
 Each grid (every demo input and test input of every task, one GridBatch) gets a few scalar features: its
 height and width, the bounding boxes of its non-background cells, of its largest and smallest objects (8
 neighbours, one colour) and of its least frequent colour, its rows and columns once runs of equal ones are
-merged, the cells of a grid divided by lines, and counts of objects, colours, cells not 0 and the most common
-colour's cells, and the height and width summed. A rule gives
-one dimension of the output as a feature times a small factor, divided by one, plus a small offset, or as a
-constant (the first demo's). For each task and each dimension the first rule, in a fixed order from the
-simplest, that gives every demo's output is kept and applied to the test inputs; a constant kept beside a
-feature of a pair (a bounding box's height) gives way to the pair's other feature (its width) where that fits
-the demos too, and else to the other dimension's own rule (a square as tall as the input). Written against
-the array module: the features and the fit are a few array passes over all grids of all tasks, on NumPy or
-CuPy alike. The search keeps partial fits (`partials`) only where their test
-outputs have the predicted sizes.
+merged, the cells of a grid divided by lines, counts of objects, colours, cells not 0 and the most common
+colour's cells, and its height and width summed. A rule gives one dimension of the output as a feature times
+a small factor, divided by one, plus a small offset, or as a constant (the first demo's). For each task and
+each dimension the first rule, in a fixed order from the simplest, that gives every demo's output is kept and
+applied to the test inputs; a constant kept beside a feature of a pair (a bounding box's height) gives way to
+the pair's other feature (its width) where that fits the demos too, and else to the other dimension's own
+rule (a square as tall as the input). Written against the array module: the features and the fit are a few
+array passes over all grids of all tasks, on NumPy or CuPy alike. The search keeps partial fits (`partials`)
+only where their test outputs have the predicted sizes.
 """
 from __future__ import annotations
 
@@ -74,10 +73,15 @@ RULES = (_rules(0), _rules(1))
 _CONST_AT = tuple(next(i for i, r in enumerate(rs) if r.feature == CONST) for rs in RULES)
 
 
+def _rule_index(dim: int) -> dict[tuple, int]:
+    """Each rule of dimension `dim` by (feature, factor, divisor, offset, floor)."""
+    return {(r.feature, r.factor, r.divisor, r.offset, r.floor): i for i, r in enumerate(RULES[dim])}
+
+
 def _partners(dim: int) -> list[int]:
     """For each rule of dimension `dim`: the index of the same form over its pair's other feature among the
     other dimension's rules (-1 for a constant, a count, or a feature of the other dimension)."""
-    index = {(r.feature, r.factor, r.divisor, r.offset, r.floor): i for i, r in enumerate(RULES[1 - dim])}
+    index = _rule_index(1 - dim)
     out = []
     for r in RULES[dim]:
         own = 0 <= r.feature < 2 * len(_PAIRS) and r.feature % 2 == dim
@@ -86,18 +90,16 @@ def _partners(dim: int) -> list[int]:
     return out
 
 
-_PARTNER = (_partners(0), _partners(1))
-
-
 def _sames(dim: int) -> list[int]:
     """For each rule of dimension `dim`: the index of the same rule (feature and form) among the other
     dimension's rules (-1 for a constant): a square output as large as one feature of the input."""
-    index = {(r.feature, r.factor, r.divisor, r.offset, r.floor): i for i, r in enumerate(RULES[1 - dim])}
+    index = _rule_index(1 - dim)
     return [-1 if r.feature == CONST else index.get((r.feature, r.factor, r.divisor, r.offset, r.floor), -1)
             for r in RULES[dim]]
 
 
-_SAME = (_sames(0), _sames(1))
+# where a constant gives way, in turn: to the pair's other feature, then to the other dimension's own rule
+_GIVE_WAY = ((_partners(0), _partners(1)), (_sames(0), _sames(1)))
 
 
 def features(g: GridBatch):
@@ -198,14 +200,11 @@ def predict_sizes(grids: GridBatch, task_of, is_demo, out_h, out_w, n_tasks: int
     choices = [xp.where(f.any(axis=1), f.argmax(axis=1), -1) for f in fits]
     for dim in (0, 1):  # a constant beside a feature's dimension: that feature's other dimension, where it fits
         other = choices[1 - dim]
-        partner = xp.asarray(_PARTNER[1 - dim])[xp.maximum(other, 0)]
-        ok = (choices[dim] == _CONST_AT[dim]) & (other >= 0) & (partner >= 0)
-        ok &= fits[dim][xp.arange(n_tasks), xp.maximum(partner, 0)]
-        choices[dim] = xp.where(ok, partner, choices[dim])
-        same = xp.asarray(_SAME[1 - dim])[xp.maximum(other, 0)]  # else the same rule as the other dimension's
-        ok = (choices[dim] == _CONST_AT[dim]) & (other >= 0) & (same >= 0)
-        ok &= fits[dim][xp.arange(n_tasks), xp.maximum(same, 0)]
-        choices[dim] = xp.where(ok, same, choices[dim])
+        for table in _GIVE_WAY:
+            twin = xp.asarray(table[1 - dim])[xp.maximum(other, 0)]
+            ok = (choices[dim] == _CONST_AT[dim]) & (other >= 0) & (twin >= 0)
+            ok &= fits[dim][xp.arange(n_tasks), xp.maximum(twin, 0)]
+            choices[dim] = xp.where(ok, twin, choices[dim])
     preds, kept = [], []
     for dim in (0, 1):
         rules, some = RULES[dim], choices[dim] >= 0

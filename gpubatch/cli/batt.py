@@ -99,9 +99,12 @@ def register(app: typer.Typer) -> None:
             run.stats.mark("tasks loaded")
             mode = None
             if solver_list is not None:
-                mode, loaded = battery_tasks(solver_list, loaded, battery_mode)
-                if mode == "own":
-                    note_unmatched(run, solver_list, loaded)
+                mode, loaded, left = battery_tasks(solver_list, loaded, battery_mode)
+                if left:  # an own battery on the wrong dataset would otherwise shrink in silence
+                    shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
+                    run.note(f"own battery: {len(left)} of {len(solver_list)} solvers name no loaded task and are "
+                             f"not run ({escape(shown)}; --dataset, --tasks and --task-ids choose the tasks, "
+                             "--battery cross runs every solver on every task)")
             scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                                 max_states=cfg.get("batt.max_states"),
                                 deep_states=cfg.get("batt.deep_states"), time_budget_s=cfg.get("batt.time_budget_s"),
@@ -217,34 +220,22 @@ def arcdsl_solvers(run: RunContext, path: Path) -> list:
     return found
 
 
-def battery_tasks(solvers: list, loaded: list, mode: str | None) -> tuple[str, list]:
+def battery_tasks(solvers: list, loaded: list, mode: str | None) -> tuple[str, list, list[str]]:
     """The battery's mode and tasks: own (the default when a solver names a loaded task) keeps the tasks
-    that a solver names; cross keeps them all."""
+    that a solver names; cross keeps them all. Third, the solvers an own battery leaves out (their task is not
+    loaded)."""
     from gpubatch.arc.arcdsl.battery import named_tasks
 
     names = named_tasks(loaded)
     named = {names[s.task_id].id for s in solvers if s.task_id in names}
     if mode is None:
         mode = "own" if named else "cross"
-    if mode == "own":
-        loaded = [t for t in loaded if t.id in named]
-        if not loaded:
-            raise UserError("--battery own: no loaded task is named by a solver (try --battery cross)")
-    return mode, loaded
-
-
-def note_unmatched(run: RunContext, solvers: list, loaded: list) -> None:
-    """Say which solvers an own battery leaves out because the task they name is not loaded (a held-out
-    battery on the wrong dataset would otherwise shrink in silence)."""
-    from gpubatch.arc.arcdsl.battery import named_tasks
-
-    names = named_tasks(loaded)
-    left = [s.name for s in solvers if s.task_id not in names]
-    if left:
-        shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
-        run.note(f"own battery: {len(left)} of {len(solvers)} solvers name no loaded task and are not run "
-                 f"({escape(shown)}; --dataset, --tasks and --task-ids choose the tasks, --battery cross runs "
-                 "every solver on every task)")
+    if mode == "cross":
+        return mode, loaded, []
+    loaded = [t for t in loaded if t.id in named]
+    if not loaded:
+        raise UserError("--battery own: no loaded task is named by a solver (try --battery cross)")
+    return mode, loaded, [s.name for s in solvers if s.task_id not in names]
 
 
 def compare_devices(run: RunContext, doc: dict, other: dict, device: str) -> bool:
