@@ -117,7 +117,8 @@ def _expected(key: Key) -> str:
         return key.pattern_doc
     text = key.type_name
     if key.min is not None and key.max is not None:
-        text += f" from {key.min:g} to {key.max:g}"
+        shown = "{:,}" if key.type is int else "{:g}"  # an int bound as written, not 1.09951e+12
+        text += f" from {shown.format(key.min)} to {shown.format(key.max)}"
     return text
 
 
@@ -139,6 +140,8 @@ def _check_value(key: Key, value: Any, source: str) -> Any:
     if key.choices and value not in key.choices:
         raise bad()
     if key.pattern is not None and not re.fullmatch(key.pattern, value):
+        raise bad()
+    if key.type is float and value != value:  # NaN: every comparison with it is false, so no range holds it
         raise bad()
     if key.min is not None and value < key.min or key.max is not None and value > key.max:
         raise bad()

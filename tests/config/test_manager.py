@@ -88,6 +88,11 @@ def test_out_of_range(tmp_path):
     assert "gpu.memory.max_fraction = 1.5" in msg and "from 0.1 to 1" in msg
 
 
+def test_nan_is_in_no_range(tmp_path):  # TOML and the environment both read nan as a float
+    assert "gpu.memory.max_fraction = nan" in error_of(tmp_path, "[gpu.memory]\nmax_fraction = nan\n")
+    assert "from 0.1 to 1" in error_of(tmp_path, env={"GPUBATCH_GPU__MEMORY__MAX_FRACTION": "nan"})
+
+
 def test_choice(tmp_path):
     assert "one of auto, cpu, cuda" in error_of(tmp_path, "[gpu]\ndevice = \"tpu\"\n")
 
