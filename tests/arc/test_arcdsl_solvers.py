@@ -88,6 +88,33 @@ def test_a_long_expression_is_quoted_short():
     assert short == "line 2: '[I]' is not a name, an int, a boolean or a tuple of them"
 
 
+def test_a_decorated_solver_and_a_tuple_of_variables_say_what_they_are():
+    text = ("@cache\ndef solve_a(I):\n    O = vmirror(I)\n    return O\n"
+            "def solve_b(I):\n    x1 = (I, ONE)\n    O = first(x1)\n    return O\n")
+    a, b = parse_solvers(text)
+    assert a.unsupported == "line 2: a decorated function (a decorator could change what it computes)"
+    assert b.unsupported == ("line 6: '(I, ONE)': a tuple written out holds only ints and booleans "
+                             "(astuple(a, b) makes a pair of variables)")
+    (c,) = parse_solvers("def solve_c(I):\n    x1 = (ONE, (TWO, -3))\n    x2 = (ONE, NEG_TWO)\n"
+                         "    O = add(x2, UNITY)\n    return O\n")  # arc-dsl's constants inside a tuple
+    assert c.unsupported is None and c.lines[0].func.value == (1, (2, -3))
+    assert run_solver(c, [((1, 2),)]) == [(2, -1)]
+    (d,) = parse_solvers("def solve_d(I):\n    ONE = vmirror(I)\n    x1 = (ONE, TWO)\n    O = first(x1)\n"
+                         "    return O\n")  # a variable named as a constant is the variable there, as in Python
+    assert "a tuple written out holds only ints and booleans" in d.unsupported
+
+
+def test_a_solvers_file_python_cannot_parse_names_no_line_it_lacks(tmp_path):
+    path = tmp_path / "nul.py"
+    path.write_bytes(b"def solve_x(I):\n    O = vmirror(I)\n    return O\n\0")
+    with pytest.raises(SolverFileError) as err:
+        read_solvers(path)
+    assert "not Python" in str(err.value) and "None" not in str(err.value)
+    deep = "vmirror(" * 3000 + "I" + ")" * 3000  # past the parser's own nesting limit
+    with pytest.raises(SolverFileError, match="not Python"):
+        parse_solvers(f"def solve_x(I):\n    O = {deep}\n    return O\n")
+
+
 def test_a_call_nested_150_deep_runs_as_150_lines():
     deep = "rot90(" * 150 + "I" + ")" * 150
     (solver,) = parse_solvers(f"def solve_x(I):\n    O = {deep}\n    return O\n")

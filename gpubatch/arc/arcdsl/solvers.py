@@ -65,15 +65,26 @@ def _shown(node: ast.AST, most: int = 60) -> str:
     return repr(text if len(text) <= most else text[:most - 3] + "...")
 
 
-def _literal(node: ast.AST) -> Any:
+def _literal(node: ast.AST, defined: set[str]) -> Any:
     if isinstance(node, ast.Constant) and type(node.value) in (int, bool):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
             and type(node.operand.value) is int:
         return -node.operand.value
     if isinstance(node, ast.Tuple):
-        return tuple(_literal(e) for e in node.elts)
+        return tuple(_element(e, node, defined) for e in node.elts)
     raise _Unsupported(node, f"{_shown(node)} is not a name, an int, a boolean or a tuple of them")
+
+
+def _element(node: ast.AST, whole: ast.Tuple, defined: set[str]) -> Any:
+    """One element of a tuple written out: a literal or one of arc-dsl's constants (`(ONE, TWO)`), unless a
+    variable of the solver has that name."""
+    if isinstance(node, ast.Name) and node.id in CONSTANTS and node.id not in defined:
+        return CONSTANTS[node.id]
+    if isinstance(node, (ast.Name, ast.Call)):  # a pair of computed values is a call: astuple(a, b)
+        raise _Unsupported(whole, f"{_shown(whole)}: a tuple written out holds only ints and booleans "
+                                         "(astuple(a, b) makes a pair of variables)")
+    return _literal(node, defined)
 
 
 def _ref(node: ast.AST, defined: set[str]) -> Ref:
@@ -86,7 +97,7 @@ def _ref(node: ast.AST, defined: set[str]) -> Ref:
             return Ref("prim", node.id)
         raise _Unsupported(node, f"unknown name {node.id!r} (not a variable defined above, a constant or a "
                                  "primitive)")
-    return Ref("const", _literal(node))
+    return Ref("const", _literal(node, defined))
 
 
 def _lines(stmt: ast.stmt, defined: set[str]) -> list[Line]:
@@ -131,7 +142,9 @@ def _solver(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Solver:
         args = fn.args
         if isinstance(fn, ast.AsyncFunctionDef):
             raise _Unsupported(fn, "an async function")
-        if fn.decorator_list or len(args.args) != 1 or args.vararg or args.kwarg or args.kwonlyargs \
+        if fn.decorator_list:
+            raise _Unsupported(fn, "a decorated function (a decorator could change what it computes)")
+        if len(args.args) != 1 or args.vararg or args.kwarg or args.kwonlyargs \
                 or args.posonlyargs or args.defaults:
             raise _Unsupported(fn, "a solver takes exactly one argument, the input grid")
         defined = {args.args[0].arg}
@@ -169,7 +182,10 @@ def parse_solvers(text: str, filename: str = "<solvers>") -> list[Solver]:
     try:
         tree = ast.parse(text, filename=filename)
     except SyntaxError as exc:
-        raise SolverFileError(f"{filename}: not Python: line {exc.lineno}: {exc.msg}") from None
+        where = f"line {exc.lineno}: " if exc.lineno else ""
+        raise SolverFileError(f"{filename}: not Python: {where}{exc.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes (ValueError in older Pythons), nesting past the parser
+        raise SolverFileError(f"{filename}: not Python: {type(exc).__name__}: {exc}") from None
     found = [_solver(node) for node in tree.body
              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(PREFIX)]
     last = {s.name: i for i, s in enumerate(found)}
