@@ -140,3 +140,25 @@ def test_two_values_of_any_kind_agree(name):
         _agrees(name, a0, a1)
 
     check()
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide"])
+def test_arithmetic_on_values_of_any_kind_fails_with_arc_dsls_error(name):
+    """The same exception, type and text, as arc-dsl's where the arguments are not ints and pairs: a sample's
+    error in the results then reads as arc-dsl's would."""
+    dsl, _ = oracle()
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(ANY, ANY)
+    def check(a, b):
+        ours, theirs = run_oracle(primitives()[name], a, b), run_oracle(getattr(dsl, name), a, b)
+        if isinstance(theirs, Exception):
+            assert (type(ours), str(ours)) == (type(theirs), str(theirs)), (a, b)
+        else:
+            assert _same(ours, theirs), (a, b)
+
+    check()
+    one = ((1, 2),)  # a grid of one row against a pair: arc-dsl reads the first components first
+    ours, theirs = run_oracle(primitives()[name], one, (1, 2)), run_oracle(getattr(dsl, name), one, (1, 2))
+    assert (type(ours), str(ours)) == (type(theirs), str(theirs))
+    assert type(theirs) is (IndexError if name == "multiply" else TypeError)  # a row times 1 is a row

@@ -23,14 +23,18 @@ CONSTANTS: dict[str, Any] = {
 
 
 def _broadcast(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """A binary operation on integers lifted to pairs, component-wise, an integer meeting a pair broadcast."""
+    """A binary operation on integers lifted to pairs, component-wise, an integer meeting a pair broadcast. The
+    branches and the order of the reads are arc-dsl's, so a value of another kind fails with arc-dsl's error
+    (`add(((1, 2),), (1, 2))` is a TypeError at the first component, not an IndexError at the second)."""
     def lifted(a, b):
-        a_int, b_int = isinstance(a, int), isinstance(b, int)
-        if a_int and b_int:
-            return op(a, b)
-        x = (a, a) if a_int else (a[0], a[1])
-        y = (b, b) if b_int else (b[0], b[1])
-        return (op(x[0], y[0]), op(x[1], y[1]))
+        if isinstance(a, int):
+            if isinstance(b, int):
+                return op(a, b)
+            if isinstance(b, tuple):
+                return (op(a, b[0]), op(a, b[1]))
+        elif isinstance(a, tuple) and isinstance(b, tuple):
+            return (op(a[0], b[0]), op(a[1], b[1]))
+        return (op(a[0], b), op(a[1], b))
     return lifted
 
 
