@@ -9,7 +9,7 @@ import functools
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, Iterable
 
 from ..engine import Backend, BatchExecutor, BatchOp, ItemFailure
 from . import firsts
@@ -18,7 +18,7 @@ from .fits import FitRecord
 from .programs import Program
 from .ranking import attempt_order, attempts, merged_kinds
 from .search import GroupSearch, SearchConfig, TaskState, builtin_primitives
-from .tasks import Task
+from .tasks import Task, TaskProblem
 from .warmup import mark_warm, precompile, sample_grids
 
 
@@ -300,8 +300,10 @@ def summarize(results: list[TaskResult], seconds: float, skipped: int = 0, start
                        tuple(sorted(stops.items())))
 
 
-def submission(tasks: list[Task], results: list[TaskResult]) -> dict:
-    """ARC Prize submission.json: every task, one entry per test input; unsolved -> the input twice."""
+def submission(tasks: list[Task], results: list[TaskResult], problems: Iterable[TaskProblem] = ()) -> dict:
+    """ARC Prize submission.json: every task, one entry per test input; unsolved -> the input twice. A task
+    skipped as unusable is there too, from what its test inputs still give (ARC Prize's scoring fails a
+    submission that lacks a task of its challenges file), sorted in among the others by id."""
     out = {}
     for task, res in zip(tasks, results):
         entries = []
@@ -312,7 +314,10 @@ def submission(tasks: list[Task], results: list[TaskResult]) -> dict:
             a2 = preds[1] if len(preds) > 1 else a1
             entries.append({"attempt_1": a1, "attempt_2": a2})
         out[task.id] = entries
-    return out
+    for p in problems:
+        if p.kind == "skipped" and p.test_inputs and p.id not in out:
+            out[p.id] = [{"attempt_1": [list(r) for r in g], "attempt_2": [list(r) for r in g]} for g in p.test_inputs]
+    return dict(sorted(out.items()))
 
 
 _TIMING_FIELDS = ("seconds", "start_seconds")

@@ -35,11 +35,31 @@ class Task:
 @dataclass(frozen=True)
 class TaskProblem:
     """A task that could not be used as given: skipped (`kind` "skipped"), or run without scoring because its
-    solutions entry is bad ("unscored")."""
+    solutions entry is bad ("unscored"). A skipped task read from the source keeps in `test_inputs` what its
+    test inputs still give (a 1 x 1 grid of 0 for each one unusable, one where none can be counted), so that a
+    submission names every task of the source, as ARC Prize's scoring needs; empty for a task not found."""
 
     id: str
     error: str
     kind: str = "skipped"
+    test_inputs: tuple[Grid, ...] = ()
+
+
+_BLANK: Grid = ((0,),)
+
+
+def salvage_tests(raw: Any) -> tuple[Grid, ...]:
+    """The test inputs of a task that is skipped: each valid one as it is, any other as a 1 x 1 grid of 0."""
+    test = raw.get("test") if isinstance(raw, dict) else None
+    if not isinstance(test, list) or not test:
+        return (_BLANK,)
+    out = []
+    for k, pair in enumerate(test[:MAX_GRIDS]):
+        try:
+            out.append(check_grid(pair.get("input") if isinstance(pair, dict) else None, f"test[{k}].input"))
+        except (ValueError, RecursionError):
+            out.append(_BLANK)
+    return tuple(out)
 
 
 def check_grid(g: Any, where: str) -> Grid:
@@ -199,7 +219,7 @@ def load_tasks(source: str, limit: int = 0, ids: Iterable[str] | None = None
         if limit and len(tasks) + sum(p.kind == "skipped" for p in problems) >= limit:
             continue
         if isinstance(raw, Exception):
-            problems.append(TaskProblem(tid, str(raw)))
+            problems.append(TaskProblem(tid, str(raw), test_inputs=(_BLANK,)))
             continue
         try:
             tasks.append(parse_task(tid, raw, None if outputs is _NONE else outputs))
@@ -207,9 +227,9 @@ def load_tasks(source: str, limit: int = 0, ids: Iterable[str] | None = None
             tasks.append(parse_task(tid, raw))
             problems.append(TaskProblem(tid, f"{exc}; the task runs unscored", "unscored"))
         except ValueError as exc:
-            problems.append(TaskProblem(tid, str(exc)))
+            problems.append(TaskProblem(tid, str(exc), test_inputs=salvage_tests(raw)))
         except RecursionError:
-            problems.append(TaskProblem(tid, "nested too deeply"))
+            problems.append(TaskProblem(tid, "nested too deeply", test_inputs=salvage_tests(raw)))
     if wanted is not None:
         problems += [TaskProblem(t, "no such task in this source") for t in wanted if t not in found]
     return tasks, problems

@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
 
         res, summary, doc, interrupted = search(first)
         if submission:
-            write_atomic(submission, json.dumps(make_submission(loaded, res)) + "\n")
+            write_atomic(submission, json.dumps(make_submission(loaded, res, problems)) + "\n")
         if results:
             write_atomic(results, layout(doc, 2) + "\n")  # a task or pair a line
         run.stats.mark("outputs written")

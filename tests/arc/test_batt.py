@@ -121,6 +121,39 @@ def test_cli_bad_task_skipped_exit_1(tmp_path):
     assert result.exit_code == 1 and "skipped task bad" in result.output
 
 
+def test_a_submission_names_every_task_of_a_challenges_file_the_broken_ones_too(tmp_path):
+    """ARC Prize's scoring fails a submission that lacks a task of its challenges file: a skipped task keeps an
+    entry per test input, its valid inputs as the attempts and a 1 x 1 grid of 0 for the others."""
+    ok = {"train": [{"input": [[1]], "output": [[1]]}], "test": [{"input": [[2]]}]}
+    bad_demo = {"train": [{"input": [[1, 2], [3]], "output": [[1]]}], "test": [{"input": [[4, 5]]}, {"input": [[7]]}]}
+    bad_test = {"train": [{"input": [[1]], "output": [[1]]}], "test": [{"input": [[2]]}, {"input": [[10]]}, 3]}
+    challenges = {"b_ok": ok, "a_demo": bad_demo, "c_test": bad_test, "d_list": [1, 2], "e_none": {"train": []}}
+    (tmp_path / "x_challenges.json").write_text(json.dumps(challenges))
+    sub = tmp_path / "submission.json"
+    result = runner.invoke(app, ["run-batt", "--dataset", str(tmp_path / "x_challenges.json"), "--depth", "1",
+                                 "--device", "cpu", "--no-progress", "--submission", str(sub)])
+    assert result.exit_code == 1, result.output
+    assert "skipped task a_demo" in result.output and "skipped task e_none" in result.output
+    got = json.loads(sub.read_text())
+    assert list(got) == ["a_demo", "b_ok", "c_test", "d_list", "e_none"]
+
+    def twice(g):
+        return {"attempt_1": g, "attempt_2": g}
+
+    assert got["a_demo"] == [twice([[4, 5]]), twice([[7]])]
+    assert got["c_test"] == [twice([[2]]), twice([[0]]), twice([[0]])]
+    assert got["d_list"] == got["e_none"] == [twice([[0]])]
+    assert len(got["b_ok"]) == 1
+
+
+def test_a_task_asked_for_and_absent_has_no_submission_entry(tmp_path):
+    sub = tmp_path / "submission.json"
+    result = runner.invoke(app, ["run-batt", "--task-ids", "00d62c1b,no-such-task", "--depth", "1", "--device",
+                                 "cpu", "--no-progress", "--submission", str(sub)])
+    assert result.exit_code == 1 and "no-such-task" in result.output
+    assert list(json.loads(sub.read_text())) == ["00d62c1b"]
+
+
 def test_list_primitives_json():
     result = runner.invoke(app, ["run-batt", "--list-primitives", "--json"])
     fams = json.loads(result.output)

@@ -163,7 +163,8 @@ def _batt(folder: Path, source: Path):
 
 
 def check_arc(folder: Path, files: list[ArcFile]) -> int:
-    """Valid tasks all run and are all in the submission with one entry per test input; the rest are skipped."""
+    """Valid tasks all run and are in the submission with one entry per test input; the rest are skipped and in it
+    too, with placeholder attempts."""
     tasks = folder / "tasks"
     tasks.mkdir()
     for f in files:
@@ -174,9 +175,21 @@ def check_arc(folder: Path, files: list[ArcFile]) -> int:
         if valid:
             raise Failure(f"{folder}: valid tasks but a usage error")
         return len(files)
-    if {k: len(v) for k, v in sub.items()} != valid:
-        raise Failure(f"{folder}: submission holds {sorted(sub)}, valid tasks are {sorted(valid)}")
+    if set(sub) != {f.id for f in files} or any(len(sub[k]) != n for k, n in valid.items()):
+        raise Failure(f"{folder}: submission holds {sorted(sub)}, the tasks are {sorted(f.id for f in files)}, "
+                      f"valid {sorted(valid)}")
+    _attempts_are_grids(folder, sub)
     return len(files)
+
+
+def _attempts_are_grids(folder: Path, sub: dict) -> None:
+    """Every task's entries (at least one) hold two attempts, each a grid of colours."""
+    for tid, entries in sub.items():
+        if not entries or any(set(e) != {"attempt_1", "attempt_2"} for e in entries):
+            raise Failure(f"{folder}: submission entry of {tid} is {entries!r:.200}")
+        for g in (e[k] for e in entries for k in e):
+            if not g or any(not row or len(row) != len(g[0]) or any(c not in range(10) for c in row) for row in g):
+                raise Failure(f"{folder}: an attempt of {tid} is not a grid: {g!r:.200}")
 
 
 def check_kaggle(folder: Path, pair: KagglePair) -> int:
@@ -186,8 +199,10 @@ def check_kaggle(folder: Path, pair: KagglePair) -> int:
         (folder / "x_solutions.json").write_bytes(pair.solutions)
     allowed = {0, 1} if pair.usable and pair.valid_ids else ({1, 2} if pair.usable else {2})
     sub = _submission(folder, _batt(folder, folder / "x_challenges.json"), allowed)
-    if sub is not None and set(sub) != pair.valid_ids:
-        raise Failure(f"{folder}: submission holds {sorted(sub)}, valid tasks are {sorted(pair.valid_ids)}")
+    if sub is not None and set(sub) != pair.ids:  # ARC Prize's scoring needs every task, the skipped ones too
+        raise Failure(f"{folder}: submission holds {sorted(sub)}, the tasks are {sorted(pair.ids)}")
+    if sub is not None:
+        _attempts_are_grids(folder, sub)
     return 1
 
 

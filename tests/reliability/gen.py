@@ -207,6 +207,7 @@ class KagglePair:
     solutions: bytes | None
     usable: bool  # the challenges file is a JSON object (else: exit 2)
     valid_ids: set
+    ids: set  # every task of a usable challenges file, the broken ones too
 
 
 @st.composite
@@ -229,4 +230,4 @@ def kaggle_pair(draw) -> KagglePair:
     shape = draw(st.integers(0, 6))
     challenges = json.dumps(chal if shape else list(chal.values())).encode()
     solutions = None if shape == 1 else json.dumps(sol if shape != 2 else list(sol.values())).encode()
-    return KagglePair(challenges, solutions, shape != 0, valid if shape else set())
+    return KagglePair(challenges, solutions, shape != 0, valid if shape else set(), set(chal) if shape else set())

@@ -49,12 +49,14 @@ def _batt(tmp_path, source, *extra):
 def test_deeply_nested_json_skips_one_task(tmp_path):
     folder = write_tasks(tmp_path / "t", {"good": task(1), "deep": "[" * 100_000 + "]" * 100_000})
     res, sub = _batt(tmp_path, folder)
-    assert res.exit_code == 1 and "deep" in res.stderr and set(sub) == {"good"}
+    assert res.exit_code == 1 and "deep" in res.stderr and set(sub) == {"good", "deep"}
+    assert sub["deep"] == [{"attempt_1": [[0]], "attempt_2": [[0]]}]  # a file that cannot be read: one entry
 
 
 @pytest.mark.parametrize("challenges,solutions,code,scored", [
     ([1, 2], {}, 2, None),  # challenges of the wrong shape: a usage error, one line
-    ({"a": task(1), "b": "oops"}, {"a": "nope"}, 1, {"a"}),  # a bad task skipped, a bad solution: unscored
+    ({"a": task(1), "b": "oops"}, {"a": "nope"}, 1, {"a", "b"}),  # a bad task skipped (its entry kept), a bad
+    # solution: unscored
     ({"a": task(1), "b": task(2)}, [1], 1, {"a", "b"}),  # solutions of the wrong shape: all unscored
     ({"a": task(1), "b": task(2)}, {"a": [[[1]]], "b": [[[1, 2], [3]]]}, 1, {"a", "b"}),
 ])
@@ -67,7 +69,7 @@ def test_kaggle_files_of_unexpected_shapes(tmp_path, challenges, solutions, code
     res, sub = _batt(tmp_path, tmp_path / "x_challenges.json")
     assert res.exit_code == code, res.output
     if scored is not None:
-        assert set(sub) == scored  # a bad solutions entry never drops a valid task from the submission
+        assert set(sub) == scored  # a bad solutions entry never drops a task from the submission
 
 
 def test_task_with_many_grids_runs_and_counts(tmp_path):
