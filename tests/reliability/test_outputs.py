@@ -63,6 +63,17 @@ def test_github_annotation_properties_are_escaped(tmp_path):
     assert "a%2Cline=1%3A%3Ax.py" in lines[0]
 
 
+def test_text_report_quotes_a_name_with_control_characters_one_finding_a_line(tmp_path):
+    (tmp_path / "plain\\x.py").write_text(BAD)
+    (tmp_path / 'fake.py:1:1: E999 "x\n\x1b[31mred.py').write_text(BAD)
+    res = cli("analyze", tmp_path, "--no-cache", "--jobs", "1")
+    lines = res.stdout_bytes.decode().splitlines()
+    assert len(lines) == 4 and "\x1b" not in res.stdout_bytes.decode()
+    quoted = [line for line in lines if line.startswith('"')]
+    assert len(quoted) == 2 and all('fake.py:1:1: E999 \\"x\\n\\x1b[31mred.py":' in q for q in quoted)
+    assert sum(line.startswith(f"{tmp_path}/plain\\x.py:") for line in lines) == 2  # no control character: as is
+
+
 def test_output_through_a_symlink_keeps_the_link(tmp_path):
     (tmp_path / "a.py").write_text(BAD)
     real = tmp_path / "reports" / "r.json"
