@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
         level = fail_on or cfg.get("analyze.fail_on")
         if level not in FAIL_ON:
             raise UserError(f"--fail-on {level!r}: expected one of {', '.join(FAIL_ON)}")
+        if stdin_filename is None and [str(p) for p in paths] == ["-"]:
+            stdin_filename = "-"  # standard input, reported as "-" (as ruff does)
         if stdin_filename is not None and [str(p) for p in paths] != ["-"]:
             raise UserError("--stdin-filename reads standard input: give - as the only PATH")
         if stdin_filename is not None and diff is not None:
@@ -169,7 +171,7 @@ def _from_stdin(name: str) -> tuple[list[Path], dict[str, str]]:
     data = sys.stdin.buffer.read()
     folder = tempfile.mkdtemp(prefix="gpubatch-stdin-")
     atexit.register(shutil.rmtree, folder, True)
-    path = Path(folder) / (Path(name).name or "stdin.py")
+    path = Path(folder) / (Path(name).name if Path(name).name not in ("", "-") else "stdin.py")
     path.write_bytes(data)
     given(name, data)
     return [path], {str(path): name}

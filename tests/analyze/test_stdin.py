@@ -32,3 +32,10 @@ def test_stdin_is_analysed_under_its_name(tmp_path):
 def test_stdin_filename_needs_dash_alone(tmp_path):
     result = runner.invoke(app, ["analyze", "--stdin-filename", "a.py", str(tmp_path)], input=b"x = 1\n")
     assert result.exit_code == 2 and "give - as the only PATH" in result.output
+
+
+def test_a_lone_dash_reads_standard_input_reported_as_dash(tmp_path):
+    result = runner.invoke(app, ["analyze", "-", "--no-cache"], input=SOURCE.encode())
+    assert result.exit_code == 1, result.output
+    assert [line.split(" ")[0] for line in result.stdout.splitlines()] == ["-:2:9:", "-:3:18:"]
+    assert runner.invoke(app, ["analyze", "-"], input=b"x = 1\n").exit_code == 0
