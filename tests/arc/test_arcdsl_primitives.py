@@ -2,6 +2,8 @@
 iteration order included, or raising where the oracle raises. Combinators are covered by the solvers."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -99,6 +101,39 @@ def test_primitive_equals_the_oracle(name, kinds):
 ANY = st.one_of(grid, obj, indices, st.frozensets(obj, max_size=4), st.tuples(*[loc] * 3), small, loc,
                 st.booleans(), st.frozensets(small, max_size=4))
 MISUSES = [(name, kinds, at) for name, kinds in CASES for at in range(len(kinds))]
+
+
+BOUNDED = ["canvas", "hsplit", "vsplit", "repeat", "hupscale", "vupscale", "upscale", "interval", "product",
+           "hconcat", "vconcat", "connect", "backdrop"]
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_a_bounded_primitive_on_values_of_another_kind_fails_with_arc_dsls_error(name):
+    """The size bounds (`limits`) are worked out before the primitive builds anything; on values of the wrong
+    kind (a pair as a factor, a grid of ints as a height) they must not raise first: the error, type and text,
+    is arc-dsl's, raised at the read where arc-dsl raises it."""
+    dsl, _ = oracle()
+    theirs_fn, ours_fn = getattr(dsl, name), primitives()[name]
+    values = [0, 2, -1, True, (1, 2), (2,), (), ((1, 2), (3, 4)), frozenset(), frozenset({(0, 0)}),
+              frozenset({(1, (0, 0)), (2, (1, 1))}), ((1,),)]
+    arity = theirs_fn.__code__.co_argcount
+
+    def same(*args):
+        ours, theirs = run_oracle(ours_fn, *args), run_oracle(theirs_fn, *args)
+        if isinstance(theirs, Exception):
+            assert (type(ours), str(ours)) == (type(theirs), str(theirs)), args
+        else:
+            assert _same(ours, theirs), args
+
+    for args in itertools.product(values, repeat=arity):
+        same(*args)
+
+    @settings(max_examples=100, deadline=None, derandomize=True)
+    @given(st.tuples(*[ANY] * arity))
+    def check(args):
+        same(*args)
+
+    check()
 
 
 @pytest.mark.parametrize("name,kinds,at", MISUSES, ids=[f"{n}-{k}-{a}" for n, k, a in MISUSES])

@@ -12,6 +12,9 @@ per object), and at most about 16.4M on any 30x30 grid (810 single-cell objects)
 """
 from __future__ import annotations
 
+import operator
+from typing import Any, Callable
+
 MAX_CELLS = 50_000_000  # cells of a grid, or items of a tuple of shared values (`repeat`)
 MAX_ITEMS = 5_000_000  # elements of a set or range built from argument values, each a new object
 MAX_POWER = 10_000  # compositions of `power`
@@ -21,7 +24,22 @@ class TooLarge(MemoryError):
     """A value past the bounds above: arc-dsl would try to build it."""
 
 
-def bound(n: int, what: str, most: int = MAX_CELLS) -> None:
-    """Raise TooLarge when `what` would hold more than `most` elements (or compositions)."""
+def bound(n: Any, what: str, most: int = MAX_CELLS) -> None:
+    """Raise TooLarge when `what` would hold more than `most` elements (or compositions). A count that is not an
+    integer (`range` would refuse it) is left to the primitive, which fails on it with arc-dsl's own error."""
+    try:
+        n = operator.index(n)
+    except TypeError:
+        return
     if n > most:
         raise TooLarge(f"{what} would build {n:,} elements, more than {most:,}")
+
+
+def bound_of(size: Callable[[], Any], what: str, most: int = MAX_CELLS) -> None:
+    """`bound` on `size()`; where working the size out fails (values of the wrong kind), nothing is raised here:
+    the primitive then fails as arc-dsl does, at the read arc-dsl fails at, with its error."""
+    try:
+        n = size()
+    except Exception:  # noqa: BLE001 - any error here is the primitive's own, raised by the primitive itself
+        return
+    bound(n, what, most)

@@ -10,7 +10,7 @@ import operator
 from itertools import chain
 from typing import Any, Callable
 
-from .limits import MAX_ITEMS, bound
+from .limits import MAX_ITEMS, bound, bound_of
 
 CONSTANTS: dict[str, Any] = {
     "F": False, "T": True, "NEG_ONE": -1, "NEG_TWO": -2,
@@ -148,6 +148,5 @@ def last(container):
 
 def other(container, value): return first(remove(value, container))
 def product(a, b):
-    if len(b):  # an empty b: arc-dsl never iterates a
-        bound(len(a) * len(b), "product", MAX_ITEMS)
+    bound_of(lambda: len(a) * len(b) if len(b) else 0, "product", MAX_ITEMS)  # an empty b: a is never iterated
     return frozenset((i, j) for j in b for i in a)  # b outer, a inner: the set's build order

@@ -5,7 +5,9 @@ drawing skips positions off the grid.
 """
 from __future__ import annotations
 
-from .limits import MAX_ITEMS, bound
+import operator
+
+from .limits import MAX_ITEMS, bound, bound_of
 from .prims_patch import (_is_object, leftmost, lowermost, mostcolor, normalize, palette, rightmost, shape, shift,
                           toindices, ulcorner, uppermost)
 
@@ -65,8 +67,8 @@ def index(grid, loc):
 
 
 def canvas(value, dimensions):
-    if dimensions[0] > 0:  # no rows: arc-dsl never reads the width
-        bound(dimensions[0] * max(1, dimensions[1]), "canvas")  # rows of nothing take time too
+    bound_of(lambda: dimensions[0] * max(1, dimensions[1]) if dimensions[0] > 0 else 0,  # no rows: arc-dsl
+             "canvas")  # never reads the width; rows of nothing take time too
     return tuple(tuple(value for _ in range(dimensions[1])) for _ in range(dimensions[0]))
 
 
@@ -79,9 +81,9 @@ def righthalf(grid): return rot270(bottomhalf(rot90(grid)))
 
 def hsplit(grid, n):
     bound(n, "hsplit", MAX_ITEMS)
-    w = len(grid[0]) // n
+    h, w = len(grid), len(grid[0]) // n  # the height read first, as arc-dsl reads it
     gap = len(grid[0]) % n != 0
-    return tuple(crop(grid, (0, (w + gap) * k), (len(grid), w)) for k in range(n))
+    return tuple(crop(grid, (0, (w + gap) * k), (h, w)) for k in range(n))
 
 
 def vsplit(grid, n):
@@ -110,15 +112,14 @@ def vconcat(a, b):
 
 
 def hupscale(grid, factor):
-    values = sum(len(row) for row in grid)
-    if values:  # nothing to repeat: arc-dsl never looks at the factor
-        bound(values * factor, "hupscale")
+    bound_of(lambda: sum(len(row) for row in grid) * operator.index(factor), "hupscale")  # a factor of another kind: never
+    # multiplied (a tuple would repeat), and arc-dsl's `range` refuses it
     return tuple(tuple(v for v in row for _ in range(factor)) for row in grid)
 
 
 def vupscale(grid, factor):
     if grid:
-        bound(max(len(grid), _cells(grid)) * factor, "vupscale")  # rows of nothing take time too
+        bound_of(lambda: max(len(grid), _cells(grid)) * operator.index(factor), "vupscale")  # rows of nothing take time too
     return tuple(row for row in grid for _ in range(factor))
 
 
@@ -127,7 +128,7 @@ def upscale(element, factor):
         return vupscale(hupscale(element, factor), factor)
     if len(element) == 0:
         return frozenset()
-    bound(len(element) * max(0, factor) ** 2, "upscale", MAX_ITEMS)
+    bound_of(lambda: len(element) * max(0, operator.index(factor)) ** 2, "upscale", MAX_ITEMS)
     oi, oj = ulcorner(element)
     cells = {(v, (i * factor + a, j * factor + b)) for v, (i, j) in normalize(element)
              for a in range(factor) for b in range(factor)}
