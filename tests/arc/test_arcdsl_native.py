@@ -63,6 +63,13 @@ def test_arity_errors_read_alike_in_both_builds(cpython):
     assert failure_text(TypeError("'int' object is not iterable")) == "TypeError: 'int' object is not iterable"
 
 
+def test_unpacking_a_non_iterable_reads_alike_in_both_builds():
+    """CPython says the value could not be unpacked, Cython that it could not be iterated: one text for both."""
+    want = "TypeError: 'NoneType' object is not iterable"
+    assert failure_text(TypeError("cannot unpack non-iterable NoneType object")) == want
+    assert failure_text(TypeError("'NoneType' object is not iterable")) == want
+
+
 def test_off_and_a_missing_toolchain(monkeypatch):
     assert native.prepare("off") == native.Compiled(False, "batt.compiled = off")
     monkeypatch.setitem(sys.modules, "Cython", None)
