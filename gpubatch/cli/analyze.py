@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
-from rich.markup import escape
+from .shown import shown
 from rich.table import Table
 
 from .common import RunContext, UserError, check_outputs, job_command, write_atomic
@@ -91,7 +91,7 @@ def register(app: typer.Typer) -> None:
             _clone_settings(cfg) if (cfg.get("analyze.duplicates.enabled") if duplicates is None else duplicates)
             else None)
         for line in unknown_codes(policy, RULES):
-            run.note(f"[yellow]gpubatch: {escape(line)}[/]")
+            run.note(f"[yellow]gpubatch: {shown(line)}[/]")
         batch = min(cfg.get("analyze.max_batch_files"), cfg.get("gpu.batch.max_size"))
         # opened before discovery: worker processes (--gpus N, --cluster) start meanwhile
         ex = run.executor(initial_size=min(batch, cfg.get("gpu.batch.initial_size")), max_size=batch)
@@ -117,7 +117,7 @@ def register(app: typer.Typer) -> None:
                                  cfg.get("analyze.max_file_bytes"), cache_dir, names, cfg.get("analyze.cache_content"))
         run.stats.mark("analysis done")
         for line in result.warnings:
-            run.note(f"[yellow]gpubatch: {escape(line)}[/]")
+            run.note(f"[yellow]gpubatch: {shown(line)}[/]")
         if baseline is not None:
             result, level = _baseline(run, baseline, accepted, result, level)
         if gates:
@@ -134,7 +134,7 @@ def register(app: typer.Typer) -> None:
             render_summary(run, result)
         worst = max((LEVELS[f.severity] for f in result.findings), default=0)
         for line in result.gate_failures:  # why the run fails: said even under -q, as findings are
-            run.err.print(f"[red]gpubatch: {escape(line)}[/]", highlight=False)
+            run.err.print(f"[red]gpubatch: {shown(line)}[/]", highlight=False)
         return 1 if worst >= LEVELS[level] or result.gate_failures else 0
 
 
@@ -209,11 +209,11 @@ def _baseline(run: RunContext, path: Path, accepted: set | None, result, level: 
 
     if accepted is None:
         write_atomic(path, bl.render(result))
-        run.note(f"gpubatch: baseline written to {escape(str(path))}: {len(result.findings)} findings accepted; "
+        run.note(f"gpubatch: baseline written to {shown(str(path))}: {len(result.findings)} findings accepted; "
                  "later runs with --baseline report only new ones")
         return result, "never"
     result, applied = bl.apply(result, accepted)
-    run.note(f"gpubatch: baseline {escape(str(path))}: {applied.hidden} findings not reported, "
+    run.note(f"gpubatch: baseline {shown(str(path))}: {applied.hidden} findings not reported, "
              f"{applied.gone} entries gone (fixed or changed)")
     return result, level
 

@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.markup import escape
+from .shown import shown
 from rich.table import Table
 
 from ..jsonlayout import layout
@@ -92,7 +92,7 @@ def register(app: typer.Typer) -> None:
             loaded, problems = load_tasks(source, cfg.get("batt.tasks") if tasks is None else tasks, ids)
             for p in problems:
                 what = "skipped task" if p.kind == "skipped" else "unscored task"
-                run.note(f"[yellow]{what} {escape(p.id)}: {escape(p.error)}[/]")
+                run.note(f"[yellow]{what} {shown(p.id)}: {shown(p.error)}[/]")
             if not loaded:
                 raise UserError(f"no valid tasks to run from {source}")
             skipped = sum(p.kind == "skipped" for p in problems)
@@ -101,9 +101,9 @@ def register(app: typer.Typer) -> None:
             if solver_list is not None:
                 mode, loaded, left = battery_tasks(solver_list, loaded, battery_mode)
                 if left:  # an own battery on the wrong dataset would otherwise shrink in silence
-                    shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
+                    names = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
                     run.note(f"own battery: {len(left)} of {len(solver_list)} solvers name no loaded task and are "
-                             f"not run ({escape(shown)}; --dataset, --tasks and --task-ids choose the tasks, "
+                             f"not run ({shown(names)}; --dataset, --tasks and --task-ids choose the tasks, "
                              "--battery cross runs every solver on every task)")
             scfg = SearchConfig(depth=cfg.get("batt.depth") if depth is None else depth,
                                 max_states=cfg.get("batt.max_states"),
@@ -184,15 +184,15 @@ def compiled_primitives(run: RunContext) -> str:
     mode = run.cfg.get("batt.compiled")
     try:
         got = prepare(mode, run.cfg.get("batt.compiled_dir"), announce=lambda folder: run.note(
-            f"compiling the arc-dsl primitives once into {escape(str(folder))} (about a minute on two cores; "
+            f"compiling the arc-dsl primitives once into {shown(str(folder))} (about a minute on two cores; "
             "batt.compiled = off runs them as Python)"))
     except BuildError as exc:
         raise UserError(f"batt.compiled = on, but the primitives cannot be compiled: {exc}") from None
     if got.reason and mode != "off":
-        run.note(f"[yellow]{escape(got.reason)}[/]" if got.used else
-                 f"arc-dsl primitives in pure Python: {escape(got.reason)}")
+        run.note(f"[yellow]{shown(got.reason)}[/]" if got.used else
+                 f"arc-dsl primitives in pure Python: {shown(got.reason)}")
     if got.built:
-        run.note(f"compiled the arc-dsl primitives in {got.build_s:.1f} s (cached in {escape(got.folder)})")
+        run.note(f"compiled the arc-dsl primitives in {got.build_s:.1f} s (cached in {shown(got.folder)})")
     run.stats.mark("primitives ready")
     return "compiled" if got.used else "python"
 
@@ -211,12 +211,12 @@ def arcdsl_solvers(run: RunContext, path: Path) -> list:
         if s.redefines:
             lines = ", ".join(str(n) for n in s.redefines)
             many = len(s.redefines) > 1
-            run.note(f"[yellow]solver {escape(s.name)} is defined again at line {s.lineno} ({escape(str(path))}): "
+            run.note(f"[yellow]solver {shown(s.name)} is defined again at line {s.lineno} ({shown(str(path))}): "
                      f"that definition counts and the one{'s' if many else ''} at line{'s' if many else ''} "
                      f"{lines} {'are' if many else 'is'} left out, as when Python runs the file[/]")
         if s.unsupported:
-            run.note(f"[yellow]unsupported solver {escape(s.name)} ({escape(str(path))}, "
-                     f"{escape(s.unsupported)})[/]")
+            run.note(f"[yellow]unsupported solver {shown(s.name)} ({shown(str(path))}, "
+                     f"{shown(s.unsupported)})[/]")
     return found
 
 

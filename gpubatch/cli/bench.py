@@ -3,7 +3,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.markup import escape
+from .shown import shown
 
 from .common import RunContext, UserError, check_outputs, job_command, write_atomic
 
@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
         except DeviceUnavailable as exc:
             raise UserError(str(exc)) from None
         if sel.kind == "numpy" and cfg.get("gpu.device") == "auto":
-            run.note(f"[yellow]gpubatch: benchmarking the CPU only: {escape(sel.reason or '')}[/]")
+            run.note(f"[yellow]gpubatch: benchmarking the CPU only: {shown(sel.reason or '')}[/]")
         gpus = len(sel.gpus) if sel.kind == "cupy" else 0
         say = (lambda c: run.note(f"[dim]measured {c}[/]")) if run.progress else None
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Callable, Iterable, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from .shown import shown
 
 from gpubatch.config import ConfigError, GPUConfigManager
 from gpubatch.engine import BatchExecutor, DeviceUnavailable, EngineSettings, StatsCollector
@@ -99,15 +99,15 @@ class RunContext:
         except DeviceUnavailable as exc:
             raise UserError(str(exc)) from None
         if selection.kind == "numpy" and settings.device == "auto":
-            self.note(f"[yellow]gpubatch: running on the CPU (NumPy): {escape(selection.reason or '')}[/]")
+            self.note(f"[yellow]gpubatch: running on the CPU (NumPy): {shown(selection.reason or '')}[/]")
         for line in selection.notes:
-            self.note(f"[yellow]gpubatch: {escape(line)}[/]")
+            self.note(f"[yellow]gpubatch: {shown(line)}[/]")
         if self.verbose and selection.gpus:
             self.note("gpubatch: using " + ", ".join(f"cuda:{g.index} {g.name}" for g in selection.gpus))
         tty = self.err.is_terminal and not self.quiet
         progress = make_progress(self.progress and not self.quiet, tty, self.err)
         return BatchExecutor(settings, selection, runner=runner, stats=self.stats, progress=progress,
-                             notify=lambda text: self.note(f"[yellow]gpubatch: {escape(text)}[/]"))
+                             notify=lambda text: self.note(f"[yellow]gpubatch: {shown(text)}[/]"))
 
     def finish(self) -> None:
         """Render and write the per-op statistics if asked."""
@@ -155,12 +155,12 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
     try:
         return int(fn() or 0)
     except ClusterLost as exc:  # the scheduler went away mid-run: nothing was written
-        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        err.print(f"[red]error:[/] {shown(str(exc))}", highlight=False, soft_wrap=True)
         return 1
     except (ConfigError, UserError, OutputError, ClusterUnavailable, DeviceUnavailable) as exc:
         if verbose:
             traceback.print_exc()
-        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        err.print(f"[red]error:[/] {shown(str(exc))}", highlight=False, soft_wrap=True)
         return 2
     except KeyboardInterrupt:
         err.print("interrupted", highlight=False)
@@ -173,7 +173,7 @@ def handle_errors(fn: Callable[..., int | None], verbose: bool) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, not a traceback
         if verbose:
             traceback.print_exc()
-        err.print(f"[red]internal error:[/] {type(exc).__name__}: {escape(str(exc))} (run with -v for the traceback)",
+        err.print(f"[red]internal error:[/] {type(exc).__name__}: {shown(str(exc))} (run with -v for the traceback)",
                   highlight=False, soft_wrap=True)
         return 3
 
@@ -219,7 +219,7 @@ def app_callback(ctx: typer.Context, **options: Any) -> None:
     unused = [n for n in ctx.obj if command not in JOBS and not (command == "config" and n == "config")]
     if unused:
         flags = ", ".join("--" + n.replace("_", "-") for n in unused)
-        Console(stderr=True).print(f"[red]error:[/] gpubatch {command} does not take {escape(flags)}: the global "
+        Console(stderr=True).print(f"[red]error:[/] gpubatch {command} does not take {shown(flags)}: the global "
                                    f"options apply to {', '.join(JOBS)} (and --config to config show)",
                                    highlight=False, soft_wrap=True)
         raise typer.Exit(2)
