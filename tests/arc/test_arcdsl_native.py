@@ -68,6 +68,15 @@ def test_unpacking_a_non_iterable_reads_alike_in_both_builds():
     want = "TypeError: 'NoneType' object is not iterable"
     assert failure_text(TypeError("cannot unpack non-iterable NoneType object")) == want
     assert failure_text(TypeError("'NoneType' object is not iterable")) == want
+    assert failure_text(TypeError("Value after * must be an iterable, not NoneType")) == want  # `combine`'s (*a, *b)
+
+
+def test_slicing_a_set_reads_alike_in_both_builds():
+    """CPython's slice of a frozenset (`bottomhalf` of a set) says it is not subscriptable, Cython's that it is
+    unsliceable: one text for both."""
+    want = "TypeError: 'frozenset' object is not subscriptable"
+    assert failure_text(TypeError("'frozenset' object is unsliceable")) == want
+    assert failure_text(TypeError("'frozenset' object is not subscriptable")) == want
 
 
 def test_off_and_a_missing_toolchain(monkeypatch):

@@ -138,6 +138,46 @@ def test_a_bounded_primitive_on_values_of_another_kind_fails_with_arc_dsls_error
     check()
 
 
+WIDE = [0, 2, -1, True, (1, 2), (2,), (), ((1, 2), (3, 4)), frozenset(), frozenset({(0, 0)}),
+        frozenset({(1, (0, 0)), (2, (1, 1))}), ((1,),), ((0, 1, 2), (3, 4, 5)), frozenset({1, 2}),
+        frozenset({frozenset({(1, (0, 0))})}), (0, 0), ((),), (1, 2, 3), frozenset({(0, 1), (2, 2)}),
+        frozenset({((0, 0), 1)}), (1, (0, 0)), ((1, 2), 3), frozenset({(3, (0, 0)), (3, (0, 1)), (4, (2, 2))})]
+NARROW = WIDE[:8] + [frozenset({(1, (0, 0)), (2, (1, 1))}), ((1,),), frozenset({((0, 0), 1)})]
+
+
+def _same_failure(ours, theirs) -> bool:
+    """Both fail with one `failure_text`, or both give the same value."""
+    if isinstance(theirs, Exception):
+        return isinstance(ours, Exception) and failure_text(ours) == failure_text(theirs)
+    return _same(ours, theirs)
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in CASES}))
+def test_every_primitive_on_values_of_any_kind_fails_with_arc_dsls_error(name):
+    """Each pair (triple: a narrower set) of values of every kind, as solvers hand them over: the value, or the
+    error, type and text, that arc-dsl gives, raised at arc-dsl's first failing read (a grid's length before a
+    patch's positions, a location's row before its column, an empty set's corner)."""
+    dsl, _ = oracle()
+    theirs_fn, ours_fn = getattr(dsl, name), primitives()[name]
+    arity = theirs_fn.__code__.co_argcount
+    for args in itertools.product(WIDE if arity < 3 else NARROW, repeat=arity):
+        assert _same_failure(run_oracle(ours_fn, *args), run_oracle(theirs_fn, *args)), args
+
+
+@pytest.mark.parametrize("name,function", [("power", "increment"), ("prapply", "astuple")])
+def test_power_and_prapply_on_values_of_any_kind_fail_with_arc_dsls_error(name, function):
+    """Each side with its own `function`: `power` counting n down to 1 (n < 1 ends in Python's recursion
+    error, a value of another kind at `n - 1`), `prapply` reading b before a; composed functions applied to 1."""
+    dsl, _ = oracle()
+    theirs_fn, ours_fn = getattr(dsl, name), primitives()[name]
+    theirs_f, ours_f = getattr(dsl, function), primitives()[function]
+    for args in itertools.product(WIDE if name == "power" else NARROW, repeat=theirs_fn.__code__.co_argcount - 1):
+        theirs, ours = run_oracle(theirs_fn, theirs_f, *args), run_oracle(ours_fn, ours_f, *args)
+        if callable(theirs) and callable(ours):
+            theirs, ours = run_oracle(theirs, 1), run_oracle(ours, 1)
+        assert _same_failure(ours, theirs), args
+
+
 @pytest.mark.parametrize("name,kinds,at", MISUSES, ids=[f"{n}-{k}-{a}" for n, k, a in MISUSES])
 def test_a_value_of_another_kind_raises_where_the_oracle_raises(name, kinds, at):
     """Solvers hand primitives values of the wrong kind (a set of objects to `rot270`, an empty tuple as a

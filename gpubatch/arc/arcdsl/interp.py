@@ -109,17 +109,22 @@ _LONG = re.compile(r"too many values to unpack \(expected (\d+)(?:, got \d+)?\)"
 _ARITY = re.compile(r"(\S+)\(\) (?:takes \d+ positional arguments? but \d+ (?:were|was) given|missing \d+ required "
                     r"positional arguments?: .*|takes (?:exactly|at least|at most) \d+ positional arguments? \(\d+ given\))")
 _NOT_ITERABLE = re.compile(r"cannot unpack non-iterable (\S+) object")  # Cython: "'int' object is not iterable"
+_STARRED = re.compile(r"Value after \* must be an iterable, not (\S+)")  # CPython's `(*a, *b)`; Cython: "not iterable"
+_UNSLICEABLE = re.compile(r"'(\S+)' object is unsliceable")  # Cython's slice of a set; CPython: "not subscriptable"
 
 
 def failure_text(exc: BaseException) -> str:
     """"Type: message" of a sample's error, the same whether the primitives run as Python or compiled: what
     Cython's messages lack (an unpacking's count of values wanted, a call's parameters, that a non-iterable was
-    unpacked rather than iterated) is left out."""
+    unpacked or starred rather than iterated) is left out, and its "unsliceable" reads as CPython's "not
+    subscriptable"."""
     text = str(exc)
     if type(exc) is TypeError and "positional argument" in text and (m := _ARITY.fullmatch(text)):
         text = f"{m.group(1)}() called with the wrong number of arguments"
-    elif type(exc) is TypeError and (m := _NOT_ITERABLE.fullmatch(text)):
+    elif type(exc) is TypeError and (m := _NOT_ITERABLE.fullmatch(text) or _STARRED.fullmatch(text)):
         text = f"'{m.group(1)}' object is not iterable"
+    elif type(exc) is TypeError and (m := _UNSLICEABLE.fullmatch(text)):
+        text = f"'{m.group(1)}' object is not subscriptable"
     elif type(exc) is ValueError and "unpack" in text:
         if m := _SHORT.fullmatch(text):
             text = f"not enough values to unpack (got {m.group(1) or m.group(2)})"

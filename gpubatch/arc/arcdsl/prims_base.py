@@ -140,10 +140,12 @@ def first(container): return next(iter(container))
 
 
 def last(container):
-    if isinstance(container, tuple):
+    if isinstance(container, tuple) and container:
         return container[-1]
-    *_, end = container  # a set's last element in iteration order; an empty one raises
-    return end
+    if isinstance(container, frozenset) and container:
+        *_, end = container  # a set's last element in iteration order
+        return end
+    return max(enumerate(container))[1]  # arc-dsl's read: an empty container fails in max, with max's error
 
 
 def other(container, value): return first(remove(value, container))

@@ -6,7 +6,7 @@ call can satisfy, exactly as in arc-dsl). Every closure here declares one parame
 """
 from __future__ import annotations
 
-from .limits import MAX_ITEMS, MAX_POWER, bound
+from .limits import MAX_ITEMS, MAX_POWER, bound, bound_of
 from .prims_base import merge
 
 
@@ -39,9 +39,14 @@ def lbind(function, fixed):
 
 
 def power(function, n):
-    """`function` n times over; n = 1 is `function` itself and n < 1 never ends in arc-dsl (an error here)."""
-    if n < 1:
-        raise RecursionError("power with n < 1")
+    """`function` n times over. arc-dsl counts n down by one until it equals 1: n = 1 is `function` itself, a
+    value that cannot count down fails at `n - 1`, and one that never reaches 1 (0, negatives, False) recurses
+    until Python stops it, with Python's error."""
+    if n == 1:
+        return function
+    n - 1  # noqa: B018 - arc-dsl's read, and its error for a value of another kind
+    if not isinstance(n, int) or n < 1:
+        raise RecursionError("maximum recursion depth exceeded")
     bound(n, "power", MAX_POWER)
     out = function
     for _ in range(n - 1):
@@ -55,5 +60,5 @@ def mapply(function, container): return merge(apply(function, container))
 def papply(function, a, b): return tuple(function(i, j) for i, j in zip(a, b))
 def mpapply(function, a, b): return merge(papply(function, a, b))
 def prapply(function, a, b):
-    bound(len(a) * len(b), "prapply", MAX_ITEMS)
+    bound_of(lambda: len(a) * len(b), "prapply", MAX_ITEMS)  # without lengths the loop fails as arc-dsl's
     return frozenset(function(i, j) for j in b for i in a)

@@ -26,9 +26,16 @@ def _mirror_patch(piece, where):
     return frozenset(where(i, j) for i, j in piece)
 
 
+def _empty_corner(piece) -> None:
+    """arc-dsl mirrors a set about its corners, and the corner of an empty set is `()`: reading it raises."""
+    if len(piece) == 0:
+        ulcorner(piece)[0]
+
+
 def hmirror(piece):
     if isinstance(piece, tuple):
         return piece[::-1]
+    _empty_corner(piece)
     d = uppermost(piece) + lowermost(piece)
     return _mirror_patch(piece, lambda i, j: (d - i, j))
 
@@ -36,6 +43,7 @@ def hmirror(piece):
 def vmirror(piece):
     if isinstance(piece, tuple):
         return tuple(row[::-1] for row in piece)
+    _empty_corner(piece)
     d = leftmost(piece) + rightmost(piece)
     return _mirror_patch(piece, lambda i, j: (i, d - j))
 
@@ -63,7 +71,7 @@ def subgrid(patch, grid): return crop(grid, ulcorner(patch), shape(patch))
 def index(grid, loc):
     i, j = loc
     h, w = len(grid), len(grid[0])  # an empty grid raises, as in arc-dsl
-    return grid[i][j] if 0 <= i < h and 0 <= j < w else None
+    return grid[loc[0]][loc[1]] if 0 <= i < h and 0 <= j < w else None  # a set of two ints unpacks, then fails
 
 
 def canvas(value, dimensions):
@@ -136,14 +144,16 @@ def upscale(element, factor):
 
 
 def downscale(grid, factor):
-    len(grid[0])  # an empty grid raises, as in arc-dsl
-    rows = tuple(tuple(v for j, v in enumerate(row) if j % factor == 0) for row in grid)
+    h, w = len(grid), len(grid[0])  # arc-dsl's reads, in its order: an empty grid raises
+    cols = [j for j in range(w) if j % factor == 0]
+    rows = tuple(tuple(grid[i][j] for j in cols) for i in range(h))
     return tuple(row for i, row in enumerate(rows) if i % factor == 0)
 
 
 def cellwise(a, b, fallback):
-    w = len(a[0])  # an empty grid raises, as in arc-dsl
-    return tuple(tuple(x if x == b[i][j] else fallback for j, x in enumerate(row[:w])) for i, row in enumerate(a))
+    h, w = len(a), len(a[0])  # arc-dsl's reads, in its order: an empty grid raises
+    cols = range(w)
+    return tuple(tuple(x if x == b[i][j] else fallback for j in cols for x in (a[i][j],)) for i in range(h))
 
 
 def replace(grid, replacee, replacer):
@@ -161,19 +171,26 @@ def compress(grid):
 
 
 def _drawn(grid, cells, only_bg: bool):
-    """A copy of `grid` with (value, (i, j)) cells written in order; off-grid cells skipped."""
+    """A copy of `grid` with (value, (i, j)) cells written in order; off-grid cells skipped. The grid is read
+    before the cells, as arc-dsl does: values of another kind fail at arc-dsl's read, with its error."""
     h, w = len(grid), len(grid[0])
-    out = [list(row) for row in grid]
     bg = mostcolor(grid) if only_bg else None
+    out = [list(row) for row in grid]
     for value, (i, j) in cells:
         if 0 <= i < h and 0 <= j < w and (not only_bg or out[i][j] == bg):
             out[i][j] = value
     return tuple(tuple(row) for row in out)
 
 
-def fill(grid, value, patch): return _drawn(grid, ((value, loc) for loc in toindices(patch)), False)
+def _valued(value, patch):
+    """(value, position) for each of a patch's positions, read only once drawing starts (a generator's body)."""
+    for loc in toindices(patch):
+        yield value, loc
+
+
+def fill(grid, value, patch): return _drawn(grid, _valued(value, patch), False)
 def paint(grid, obj): return _drawn(grid, obj, False)
-def underfill(grid, value, patch): return _drawn(grid, ((value, loc) for loc in toindices(patch)), True)
+def underfill(grid, value, patch): return _drawn(grid, _valued(value, patch), True)
 def underpaint(grid, obj): return _drawn(grid, obj, True)
 def cover(grid, patch): return fill(grid, mostcolor(grid), toindices(patch))
 def move(grid, obj, offset): return paint(cover(grid, obj), shift(obj, offset))

@@ -63,11 +63,11 @@ def _period(obj, extent, offset, keep) -> int:
     normed = normalize(obj)
     n = extent(normed)
     for p in range(1, n):
-        moved = {(c, loc) for c, loc in shift(normed, offset(p)) if keep(loc)}
+        moved = {(c, (i, j)) for c, (i, j) in shift(normed, offset(p)) if keep(i, j)}
         if frozenset(moved).issubset(normed):
             return p
     return n
 
 
-def hperiod(obj): return _period(obj, width, lambda p: (0, -p), lambda loc: loc[1] >= 0)
-def vperiod(obj): return _period(obj, height, lambda p: (-p, 0), lambda loc: loc[0] >= 0)
+def hperiod(obj): return _period(obj, width, lambda p: (0, -p), lambda i, j: j >= 0)
+def vperiod(obj): return _period(obj, height, lambda p: (-p, 0), lambda i, j: i >= 0)

@@ -6,7 +6,7 @@ Coordinates are never clipped here: drawing clips.
 """
 from __future__ import annotations
 
-from .limits import MAX_ITEMS, bound
+from .limits import MAX_ITEMS, bound, bound_of
 
 
 def _is_object(patch) -> bool:
@@ -157,13 +157,15 @@ def normalize(patch):
 
 
 def dneighbors(loc):
+    up = loc[0] - 1  # arc-dsl's first read, before it reads loc[1]
     i, j = loc[0], loc[1]
-    return frozenset({(i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)})
+    return frozenset({(up, j), (i + 1, j), (i, j - 1), (i, j + 1)})
 
 
 def ineighbors(loc):
+    up = loc[0] - 1  # arc-dsl's first read, before it reads loc[1]
     i, j = loc[0], loc[1]
-    return frozenset({(i - 1, j - 1), (i - 1, j + 1), (i + 1, j - 1), (i + 1, j + 1)})
+    return frozenset({(up, j - 1), (up, j + 1), (i + 1, j - 1), (i + 1, j + 1)})
 
 
 def neighbors(loc): return dneighbors(loc) | ineighbors(loc)
@@ -174,8 +176,11 @@ def vmatching(a, b): return bool({j for _, j in toindices(a)} & {j for _, j in t
 
 
 def manhattan(a, b):
-    bs = toindices(b)
-    return min(abs(ai - bi) + abs(aj - bj) for ai, aj in toindices(a) for bi, bj in bs)
+    ais, bs = toindices(a), ()
+    for ai, aj in ais:  # arc-dsl reads a's first position, then b's (an empty a fails in min alone)
+        bs = toindices(b)
+        break
+    return min(abs(ai - bi) + abs(aj - bj) for ai, aj in ais for bi, bj in bs)
 
 
 def adjacent(a, b): return manhattan(a, b) == 1
@@ -235,8 +240,9 @@ def hfrontier(location): return frozenset((location[0], j) for j in range(30))
 def backdrop(patch):
     if len(patch) == 0:
         return frozenset()
-    (si, sj), (ei, ej) = ulcorner(patch), lrcorner(patch)
-    bound((ei - si + 1) * (ej - sj + 1), "backdrop", MAX_ITEMS)
+    si, sj = ulcorner(patch)  # arc-dsl's reads, in its order
+    ei, ej = lrcorner(patch)
+    bound_of(lambda: (ei - si + 1) * (ej - sj + 1), "backdrop", MAX_ITEMS)  # corners of another kind: range fails
     return frozenset((i, j) for i in range(si, ei + 1) for j in range(sj, ej + 1))
 
 
@@ -261,4 +267,6 @@ def outbox(patch):
 def box(patch):
     if len(patch) == 0:
         return patch
-    return _ring(*ulcorner(patch), *lrcorner(patch))
+    ai, aj = ulcorner(patch)  # a corner of another length fails in the unpacking, as in arc-dsl
+    bi, bj = lrcorner(patch)
+    return _ring(ai, aj, bi, bj)
