@@ -82,6 +82,13 @@ def _same(ours, theirs) -> bool:
     return not isinstance(ours, frozenset) or list(ours) == list(theirs)  # the same iteration order
 
 
+def _same_failure(ours, theirs) -> bool:
+    """Both fail with one `failure_text`, or both give the same value."""
+    if isinstance(theirs, Exception):
+        return isinstance(ours, Exception) and failure_text(ours) == failure_text(theirs)
+    return _same(ours, theirs)
+
+
 def _agrees(name: str, *args) -> None:
     """Ours and the oracle's `name` on `args`: the same value (set order included), or both raise."""
     dsl, _ = oracle()
@@ -121,11 +128,7 @@ def test_a_bounded_primitive_on_values_of_another_kind_fails_with_arc_dsls_error
     arity = theirs_fn.__code__.co_argcount
 
     def same(*args):
-        ours, theirs = run_oracle(ours_fn, *args), run_oracle(theirs_fn, *args)
-        if isinstance(theirs, Exception):
-            assert isinstance(ours, Exception) and failure_text(ours) == failure_text(theirs), args
-        else:
-            assert _same(ours, theirs), args
+        assert _same_failure(run_oracle(ours_fn, *args), run_oracle(theirs_fn, *args)), args
 
     for args in itertools.product(values, repeat=arity):
         same(*args)
@@ -143,13 +146,6 @@ WIDE = [0, 2, -1, True, (1, 2), (2,), (), ((1, 2), (3, 4)), frozenset(), frozens
         frozenset({frozenset({(1, (0, 0))})}), (0, 0), ((),), (1, 2, 3), frozenset({(0, 1), (2, 2)}),
         frozenset({((0, 0), 1)}), (1, (0, 0)), ((1, 2), 3), frozenset({(3, (0, 0)), (3, (0, 1)), (4, (2, 2))})]
 NARROW = WIDE[:8] + [frozenset({(1, (0, 0)), (2, (1, 1))}), ((1,),), frozenset({((0, 0), 1)})]
-
-
-def _same_failure(ours, theirs) -> bool:
-    """Both fail with one `failure_text`, or both give the same value."""
-    if isinstance(theirs, Exception):
-        return isinstance(ours, Exception) and failure_text(ours) == failure_text(theirs)
-    return _same(ours, theirs)
 
 
 @pytest.mark.parametrize("name", sorted({name for name, _ in CASES}))

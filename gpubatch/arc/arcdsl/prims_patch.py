@@ -157,14 +157,14 @@ def normalize(patch):
 
 
 def dneighbors(loc):
-    up = loc[0] - 1  # arc-dsl's first read, before it reads loc[1]
-    i, j = loc[0], loc[1]
+    i = loc[0]
+    up, j = i - 1, loc[1]  # arc-dsl works out the row above before it reads loc[1]
     return frozenset({(up, j), (i + 1, j), (i, j - 1), (i, j + 1)})
 
 
 def ineighbors(loc):
-    up = loc[0] - 1  # arc-dsl's first read, before it reads loc[1]
-    i, j = loc[0], loc[1]
+    i = loc[0]
+    up, j = i - 1, loc[1]  # arc-dsl works out the row above before it reads loc[1]
     return frozenset({(up, j - 1), (up, j + 1), (i + 1, j - 1), (i + 1, j + 1)})
 
 
